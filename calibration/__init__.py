@@ -1,0 +1,1 @@
+"""Calibration procedures (dials, camera, mat, dice faces) and where their profiles live."""

@@ -1,0 +1,31 @@
+"""``bitbox calibrate ...``: gathers the calibration procedures' subcommands."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+
+#: Modules each adding one ``bitbox calibrate`` subcommand through ``register(subparsers)``.
+PROCEDURES: tuple[str, ...] = (
+    "calibration.dials",
+    "calibration.camera",
+    "calibration.faces",
+)
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "calibrate",
+        help="calibrate the controllers' wheels, the camera, the mat or the dice faces",
+        description="Guided calibration procedures. Profiles are stored on the controller board "
+        "(USB build) or under the state folder (BITBOX_STATE_DIR).",
+    )
+    sub = parser.add_subparsers(dest="procedure", metavar="WHAT", required=True)
+    for name in PROCEDURES:
+        try:
+            module = importlib.import_module(name)
+        except ModuleNotFoundError as exc:
+            if exc.name != name:
+                raise
+            continue
+        module.register(sub)

@@ -1,0 +1,71 @@
+"""The ``bitbox`` command line.
+
+Each area of the project owns the subcommands it serves, in a module with a
+``register(subparsers)`` function; this file only gathers them, so adding a
+command never means editing a central switch.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import logging
+import sys
+from collections.abc import Sequence
+
+from controller import __version__
+
+#: Modules that add subcommands, in the order they appear in ``--help``.
+COMMAND_MODULES: tuple[str, ...] = (
+    "controller.service.cli",       # demo, play, serve, replay, games
+    "controller.dials.cli",         # dials (watch controllers)
+    "firmware.cli",                 # firmware flash / list
+    "calibration.cli",              # calibrate dials / camera / mat / faces
+    "controller.vision.cli",        # camera snapshot, mat, vision evaluate
+)
+
+
+class CommandError(Exception):
+    """A command could not do what was asked; the message says why and what to do."""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The full parser, with every area's subcommands registered."""
+    parser = argparse.ArgumentParser(
+        prog="bitbox",
+        description="Referee 8Bit Box and DiXe table games from a Raspberry Pi: "
+        "wheel controllers, a table camera and exact rules engines.",
+    )
+    parser.add_argument("--version", action="version", version=f"bitbox-controller {__version__}")
+    parser.add_argument("-v", "--verbose", action="store_true", help="log debugging detail")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name in COMMAND_MODULES:
+        try:
+            module = importlib.import_module(name)
+        except ModuleNotFoundError as exc:
+            if exc.name != name:
+                raise
+            continue
+        module.register(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the ``bitbox`` command; returns the process exit code."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    logging.basicConfig(
+        level=logging.DEBUG if args.verbose else logging.INFO,
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    )
+    handler = getattr(args, "handler", None)
+    if handler is None:
+        parser.print_help()
+        return 0
+    try:
+        return int(handler(args) or 0)
+    except CommandError as exc:
+        print(f"bitbox: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130

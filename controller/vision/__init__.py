@@ -1,0 +1,1 @@
+"""The table camera: sources, mat geometry, dice finding and reading, stillness, tracking."""

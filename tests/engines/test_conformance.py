@@ -1,0 +1,181 @@
+"""The conformance suite every registered engine must pass.
+
+Random playouts driven by Hypothesis, with the game's invariants checked after every step; save
+and replay round trips; clones equal and independent; views that hide pending secret moves; the
+checked and unchecked paths agreeing; damaged saves refused with a clear error.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from controller.engines import (
+    Game,
+    GameOverError,
+    NotYourTurnError,
+    RuleError,
+    SaveFileError,
+    game_class,
+    game_names,
+    load_game,
+)
+
+GAMES = game_names()
+MAX_STEPS = 300
+
+
+def _random_steps(game: Game, rng: random.Random, steps: int, check_each: bool = True) -> None:
+    for _ in range(steps):
+        if game.is_over():
+            return
+        players = game.current_players()
+        assert players, "a game that is not over must expect someone to act"
+        player = rng.choice(players)
+        actions = game.legal_actions(player)
+        assert actions, f"player {player} is expected to act but has no legal action"
+        game.apply(player, rng.choice(actions))
+        if check_each:
+            game.check_invariants()
+
+
+@pytest.mark.parametrize("name", GAMES)
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**31 - 1), policy=st.integers(0, 2**31 - 1))
+def test_random_playout_keeps_invariants(name: str, seed: int, policy: int) -> None:
+    game = game_class(name)(seed=seed)
+    rng = random.Random(policy)
+    for _ in range(MAX_STEPS):
+        if game.is_over():
+            assert game.current_players() == ()
+            assert len(game.scores()) == game.num_players
+            assert game.winners(), "a finished game has at least one winner"
+            break
+        game.check_invariants()
+        for player in game.current_players():
+            json.dumps(game.view(player))
+        json.dumps(game.view(None))
+        json.dumps(game.state_dict())
+        _random_steps(game, rng, 1)
+
+
+@pytest.mark.parametrize("name", GAMES)
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 2**31 - 1), policy=st.integers(0, 2**31 - 1), steps=st.integers(0, 120))
+def test_save_and_replay_round_trip(name: str, seed: int, policy: int, steps: int) -> None:
+    game = game_class(name)(seed=seed)
+    _random_steps(game, random.Random(policy), steps, check_each=False)
+    text = game.dumps()
+    again = load_game(text)
+    assert again == game
+    assert again.dumps() == text
+    assert again.render() == game.render()
+
+
+@pytest.mark.parametrize("name", GAMES)
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 2**31 - 1), policy=st.integers(0, 2**31 - 1), steps=st.integers(0, 80))
+def test_clone_is_equal_and_independent(name: str, seed: int, policy: int, steps: int) -> None:
+    game = game_class(name)(seed=seed)
+    rng = random.Random(policy)
+    _random_steps(game, rng, steps, check_each=False)
+    twin = game.clone()
+    assert twin == game
+    before = game.state_dict()
+    _random_steps(twin, rng, 5, check_each=False)
+    assert game.state_dict() == before, "changing a clone changed the original"
+
+
+@pytest.mark.parametrize("name", GAMES)
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 2**31 - 1), policy=st.integers(0, 2**31 - 1), steps=st.integers(0, 80))
+def test_checked_and_unchecked_paths_agree(name: str, seed: int, policy: int, steps: int) -> None:
+    checked = game_class(name)(seed=seed)
+    fast = game_class(name)(seed=seed)
+    rng = random.Random(policy)
+    for _ in range(steps):
+        if checked.is_over():
+            break
+        player = rng.choice(checked.current_players())
+        action = rng.choice(checked.legal_actions(player))
+        events_checked = checked.apply(player, action)
+        events_fast = fast.apply_unchecked(player, action)
+        assert events_checked == events_fast
+        assert checked.state_dict() == fast.state_dict()
+
+
+@pytest.mark.parametrize("name", GAMES)
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 2**31 - 1), policy=st.integers(0, 2**31 - 1), steps=st.integers(0, 80))
+def test_views_hide_pending_secret_moves(name: str, seed: int, policy: int, steps: int) -> None:
+    """Whatever a player secretly submitted, no other seat (nor a spectator) can tell which."""
+    game = game_class(name)(seed=seed)
+    rng = random.Random(policy)
+    _random_steps(game, rng, steps, check_each=False)
+    if game.is_over() or len(game.current_players()) < 2:
+        return
+    player = game.current_players()[0]
+    actions = game.legal_actions(player)
+    outcomes = []
+    for action in actions[:6]:
+        branch = game.clone()
+        branch.apply(player, action)
+        if not branch.secret_pending(player):
+            return
+        outcomes.append(branch)
+    observers = [p for p in range(game.num_players) if p != player] + [None]
+    for observer in observers:
+        views = {json.dumps(b.view(observer), sort_keys=True) for b in outcomes}
+        assert len(views) == 1, f"observer {observer} can tell player {player}'s secret move apart"
+
+
+@pytest.mark.parametrize("name", GAMES)
+@settings(max_examples=10, deadline=None)
+@given(seed=st.integers(0, 2**31 - 1), policy=st.integers(0, 2**31 - 1), steps=st.integers(0, 60))
+def test_refused_actions_raise_value_errors_and_change_nothing(name: str, seed: int, policy: int, steps: int) -> None:
+    game = game_class(name)(seed=seed)
+    _random_steps(game, random.Random(policy), steps, check_each=False)
+    before = game.dumps()
+    if game.is_over():
+        with pytest.raises(GameOverError):
+            game.apply(0, None)
+        return
+    waiting = set(game.current_players())
+    idle = [p for p in range(game.num_players) if p not in waiting]
+    if idle:
+        with pytest.raises(NotYourTurnError) as info:
+            game.apply(idle[0], game.legal_actions(next(iter(waiting)))[0])
+        assert isinstance(info.value, ValueError) and info.value.rule
+    with pytest.raises(RuleError) as info:
+        game.apply(next(iter(waiting)), object())
+    assert isinstance(info.value, ValueError)
+    assert game.dumps() == before
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_damaged_and_foreign_saves_are_refused(name: str) -> None:
+    game = game_class(name)(seed=3)
+    rng = random.Random(3)
+    _random_steps(game, rng, 10, check_each=False)
+    text = game.dumps()
+    with pytest.raises(SaveFileError, match="not valid JSON"):
+        load_game(text[: len(text) // 2])
+    with pytest.raises(SaveFileError, match="not a bitbox game save"):
+        load_game(json.dumps({"some": "thing"}))
+    data = json.loads(text)
+    data["game"] = "no-such-game"
+    with pytest.raises(SaveFileError, match="no game named"):
+        load_game(data)
+    data = json.loads(text)
+    if data["actions"]:
+        data["actions"].append(data["actions"][0])
+        with pytest.raises(SaveFileError, match=r"action #\d+"):
+            load_game(data)
+    data = json.loads(text)
+    data["options"] = {"no_such_option": 1}
+    with pytest.raises(SaveFileError, match="unknown option"):
+        load_game(data)
