@@ -1,0 +1,750 @@
+"""Pixoid (8Bit Box): one player is Pixoid, the little energy cube; the others are Bugs chasing it.
+
+A round ("manche"): Pixoid places its cube on a start Pix, then each Bug clockwise. Then turns of
+three phases: secret programming (every player sets a direction and a distance, 1 to 9, on their
+controller), movement (Pixoid moves first, its whole program, stopping against a wall; then all
+Bugs at once), score (Pixoid, if not caught, takes a neutral cube from the reserve of 12). The
+round ends when a path meets the other side ("le chemin de Pixoid s'arrête ou passe sur un Pix où
+se trouve un Bug", and the same for a Bug's path onto Pixoid), or when Pixoid takes the 12th
+reserve cube. Everyone is Pixoid once; the most points wins, ties share the win.
+
+Variants: 3 players (a fourth Bug whose controller passes between the two Bug players each turn)
+and the short game (one round; Pixoid wins at once on its 12th cube of any kind, a capture before
+that is a win for all Bugs). Every decision the rulebook leaves open is written in
+``docs/rulings/pixoid.md`` with the test that pins it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any, ClassVar
+
+from controller.engines.core import (
+    Event,
+    Game,
+    GameOptions,
+    IllegalActionError,
+    OptionsError,
+    RuleError,
+)
+from controller.engines.pixoid import render as _render
+from controller.engines.pixoid.actions import (
+    DIAGONALS,
+    DIRECTION_INDEX,
+    DIRECTIONS,
+    ORTHOGONAL,
+    Place,
+    Program,
+    decode,
+    encode,
+)
+from controller.engines.pixoid.board import MAX_DISTANCE, Board, BoardError, board_from_text, load_board
+
+#: Cubes in the reserve at the start of each round ("Placez les 12 cubes neutres restants").
+RESERVE_CUBES = 12
+#: Cubes a short-game Pixoid needs ("Pixoid doit parvenir à obtenir 12 cubes neutres").
+SHORT_GAME_TARGET = 12
+#: Pieces on the board: one per player, and in the 3-player game a fourth Bug.
+PIECES = 4
+#: The board a game uses when its options name none.
+DEFAULT_BOARD = "classic"
+
+PLACEMENT, PROGRAMMING, OVER = "placement", "programming", "over"
+
+
+@dataclasses.dataclass(frozen=True)
+class PixoidOptions(GameOptions):
+    """How a game of Pixoid is set up.
+
+    ``board`` is the whole board as a drawn grid (see ``docs/pixoid-boards.md``), so a saved game
+    replays on exactly the board it was played on even if the shipped boards change later.
+    """
+
+    players: int = 4
+    short_game: bool = False
+    board: str = dataclasses.field(default_factory=lambda: load_board(DEFAULT_BOARD).text)
+
+    def validate(self) -> None:
+        if self.players not in (3, 4):
+            raise OptionsError(f"Pixoid is played by 3 or 4 players, not {self.players!r}")
+        if not isinstance(self.short_game, bool):
+            raise OptionsError(f"option short_game must be true or false, not {self.short_game!r}")
+        if not isinstance(self.board, str):
+            raise OptionsError("option board must be the board's drawn grid as text")
+        try:
+            board_from_text(self.board)
+        except BoardError as exc:
+            raise OptionsError(f"the board in the options cannot be used: {exc}") from None
+
+    @classmethod
+    def with_board(cls, board: Board | str, **fields: Any) -> PixoidOptions:
+        """Options playing on ``board`` (a :class:`Board` or a shipped board's name)."""
+        if isinstance(board, str):
+            board = load_board(board)
+        return cls(board=board.text, **fields)
+
+
+class _Tables:
+    """Per-board lookup tables of ready-made actions, shared by every game on that board."""
+
+    _cache: ClassVar[dict[tuple[str, ...], _Tables]] = {}
+
+    def __init__(self, board: Board) -> None:
+        self.board = board
+        #: ``programs[piece][pix]``: the legal programs of ``piece`` standing on ``pix``.
+        self.programs = tuple(
+            tuple(
+                tuple(
+                    Program(piece, ORTHOGONAL[d], distance)
+                    for d in range(4)
+                    if board.opens[pix][d]
+                    for distance in range(1, MAX_DISTANCE + 1)
+                )
+                for pix in range(board.size)
+            )
+            for piece in range(PIECES)
+        )
+        #: ``places[piece]``: ``(start index, Place)`` for every start Pix.
+        self.places = tuple(
+            tuple((s, Place(piece, board.pix(s))) for s in board.starts) for piece in range(PIECES)
+        )
+        self.labels = tuple(board.label(i) for i in range(board.size))
+        #: ``(row, column)`` of each Pix index, immutable so events and views can share them.
+        self.coords = tuple(board.pix(i) for i in range(board.size))
+
+    @classmethod
+    def of(cls, board: Board) -> _Tables:
+        tables = cls._cache.get(board.rows)
+        if tables is None:
+            tables = cls._cache[board.rows] = cls(board)
+        return tables
+
+    def __deepcopy__(self, memo: dict) -> _Tables:
+        return self
+
+
+class PixoidGame(Game[PixoidOptions]):
+    """A game of Pixoid: seats ``0..players-1``, seat 0 is the first Pixoid ("le joueur le plus âgé").
+
+    Pieces (the players' coloured cubes and controllers) are numbered 0 to 3; piece ``i`` belongs
+    to seat ``i``, and in the 3-player game piece 3 is the spare Bug whose controller changes
+    hands every turn (see :meth:`controller_owner`).
+
+    ``phase`` is "placement", "programming" or "over"; ``round_index`` and ``turn_in_round`` count
+    from 0; ``reserve`` is the neutral cubes left in the reserve, ``bonus_cubes`` the Pix indices
+    still holding a bonus cube; ``pos[piece]`` is a piece's Pix index (-1 before it is placed).
+    """
+
+    NAME = "pixoid"
+    TITLE = "Pixoid"
+    OPTIONS = PixoidOptions
+    GOLDEN_SCENARIOS: ClassVar[tuple[tuple[str, dict[str, Any], int, int], ...]] = (
+        ("4-players", {"players": 4}, 1, 11),
+        ("3-players", {"players": 3}, 2, 12),
+        ("short-game", {"players": 4, "short_game": True}, 3, 13),
+    )
+
+    # ---- setting up ----
+
+    def _setup(self) -> None:
+        self.board: Board = board_from_text(self.options.board)
+        self._tables = _Tables.of(self.board)
+        self.players: int = self.options.players
+        self.short_game: bool = self.options.short_game
+        self.totals: list[int] = [0] * self.players
+        #: Points of each finished round, one list per round (standard game).
+        self.round_points: list[list[int]] = []
+        self.round_index = 0
+        self.pixoid_seat = 0
+        #: In a short game once over: "pixoid" or "bugs".
+        self.short_winner: str | None = None
+        #: The last revealed turn (programs and paths), public once revealed.
+        self.last_turn: dict[str, Any] | None = None
+        self._start_round()
+
+    def _start_round(self) -> None:
+        self.phase = PLACEMENT
+        self.turn_in_round = 0
+        self.pos: list[int] = [-1] * PIECES
+        self.bonus_cubes: list[int] = list(self.board.bonuses)
+        self.reserve = RESERVE_CUBES
+        self.bonus_taken = 0
+        self.programs: dict[int, tuple[int, int]] = {}
+        self.waiting: list[int] = []
+        self._owing: tuple[int, ...] = ()
+        self._refresh_owners()
+        self.place_queue: list[int] = self._placement_order()
+
+    def _placement_order(self) -> list[int]:
+        """Pixoid first, then the Bugs clockwise; the 3-player spare Bug last (rules p.11, point 5)."""
+        seats = [(self.pixoid_seat + k) % self.players for k in range(self.players)]
+        return seats + ([PIECES - 1] if self.players == 3 else [])
+
+    # ---- who is who ----
+
+    @property
+    def num_players(self) -> int:
+        return self.players
+
+    @property
+    def pixoid_piece(self) -> int:
+        """The piece that is Pixoid this round (the Pixoid player's own cube)."""
+        return self.pixoid_seat
+
+    def bug_pieces(self) -> tuple[int, ...]:
+        return tuple(p for p in range(PIECES) if p != self.pixoid_seat)
+
+    def controller_owner(self, piece: int) -> int:
+        """The seat that controls ``piece`` this turn.
+
+        In the 3-player game the spare Bug (piece 3) starts each round with the player on
+        Pixoid's left and passes to the other Bug player after every turn ("à chaque tour, ce
+        troisième Bug est contrôlé alternativement par les deux joueurs incarnant les Bugs").
+        """
+        return self._owners[piece]
+
+    def _refresh_owners(self) -> None:
+        spare = (self.pixoid_seat + 1 + self.turn_in_round % 2) % self.players
+        self._owners: tuple[int, ...] = tuple(p if p < self.players else spare for p in range(PIECES))
+
+    def pieces_of(self, seat: int) -> tuple[int, ...]:
+        """The pieces ``seat`` controls this turn, in piece order."""
+        return tuple(p for p in range(PIECES) if self.controller_owner(p) == seat)
+
+    def role(self, piece: int) -> str:
+        return "Pixoid" if piece == self.pixoid_seat else "Bug"
+
+    @property
+    def reserve_taken(self) -> int:
+        """Neutral cubes Pixoid has taken from the reserve this round."""
+        return RESERVE_CUBES - self.reserve
+
+    # ---- turn structure ----
+
+    def current_players(self) -> tuple[int, ...]:
+        if self.phase == PROGRAMMING:
+            return self._owing
+        if self.phase == PLACEMENT:
+            return (self.controller_owner(self.place_queue[0]),)
+        return ()
+
+    def _refresh_owing(self) -> None:
+        self._owing = tuple(sorted(set(map(self._owners.__getitem__, self.waiting))))
+
+    def legal_actions(self, player: int) -> list[Any]:
+        if self.phase == PROGRAMMING:
+            actions: list[Any] = []
+            table = self._tables.programs
+            owners = self._owners
+            for piece in self.waiting:
+                if owners[piece] == player:
+                    actions.extend(table[piece][self.pos[piece]])
+            return actions
+        if self.phase == PLACEMENT:
+            piece = self.place_queue[0]
+            if self.controller_owner(piece) != player:
+                return []
+            taken = self.pos
+            return [place for s, place in self._tables.places[piece] if s not in taken]
+        return []
+
+    def is_over(self) -> bool:
+        return self.phase == OVER
+
+    def scores(self) -> tuple[float, ...]:
+        """Victory points (standard game); in the short game 1 for each winner once it is over."""
+        if self.short_game:
+            if self.short_winner is None:
+                return (0.0,) * self.players
+            pixoid_won = self.short_winner == "pixoid"
+            return tuple(float((seat == self.pixoid_seat) == pixoid_won) for seat in range(self.players))
+        return tuple(float(t) for t in self.totals)
+
+    def secret_pending(self, player: int) -> bool:
+        if self.phase != PROGRAMMING:
+            return False
+        return any(self.controller_owner(p) == player for p in self.programs)
+
+    # ---- acting ----
+
+    def _apply(self, player: int, action: Any) -> list[Event]:
+        if type(action) is Program:
+            return self._program(player, action)
+        return self._place(player, action)
+
+    def _place(self, player: int, action: Place) -> list[Event]:
+        piece = self.place_queue.pop(0)
+        index = action.pix[0] * self.board.width + action.pix[1]
+        self.pos[piece] = index
+        label = self._tables.labels[index]
+        events = [
+            Event(
+                "placed",
+                f"{self.role(piece)} {piece} (seat {player}) starts on {label}",
+                {"piece": piece, "seat": player, "role": self.role(piece).lower(), "pix": self._tables.coords[index]},
+            )
+        ]
+        if not self.place_queue:
+            self._start_turn()
+        return events
+
+    def _start_turn(self) -> None:
+        self.phase = PROGRAMMING
+        self._refresh_owners()
+        self.programs = {}
+        self.waiting = list(range(PIECES))
+        self._refresh_owing()
+
+    def _program(self, player: int, action: Program) -> list[Event]:
+        self.programs[action.piece] = (DIRECTION_INDEX[action.direction], action.distance)
+        self.waiting.remove(action.piece)
+        self._refresh_owing()
+        locked = player not in self._owing
+        events = [
+            Event(
+                "locked" if locked else "programmed",
+                f"seat {player} has locked in" if locked else f"seat {player} has set one of its controllers",
+                {"seat": player, "waiting": list(self._owing)},
+            )
+        ]
+        if not self.waiting:
+            events.extend(self._resolve())
+        return events
+
+    # ---- the movement and score phases ----
+
+    def _resolve(self) -> list[Event]:
+        board, tables = self.board, self._tables
+        coords, labels = tables.coords, tables.labels
+        pixoid = self.pixoid_seat
+        programs = self.programs
+        owners = self._owners
+        revealed = [
+            {
+                "piece": p,
+                "seat": owners[p],
+                "role": "pixoid" if p == pixoid else "bug",
+                "direction": ORTHOGONAL[programs[p][0]],
+                "distance": programs[p][1],
+            }
+            for p in range(PIECES)
+        ]
+        events = [
+            Event(
+                "revealed",
+                "programs revealed: "
+                + ", ".join(f"{r['role'].capitalize()} {r['piece']} {r['direction']} {r['distance']}" for r in revealed),
+                {"turn": self.turn_in_round + 1, "round": self.round_index + 1, "programs": revealed},
+            )
+        ]
+        moves: list[dict[str, Any]] = []
+        self.last_turn = {"round": self.round_index + 1, "turn": self.turn_in_round + 1, "programs": revealed, "moves": moves}
+
+        # Pixoid moves first, its whole program, over the Bugs still where they stood.
+        bugs_at: dict[int, list[int]] = {}
+        for p in range(PIECES):
+            if p != pixoid:
+                bugs_at.setdefault(self.pos[p], []).append(p)
+        start = self.pos[pixoid]
+        direction, distance = programs[pixoid]
+        full = board.slides[start][direction]
+        path = full[:distance]
+        walked: list[int] = []
+        caught_by: list[int] = []
+        short_win = False
+        bonus_events = []
+        for index in path:
+            walked.append(index)
+            if index in bugs_at:
+                caught_by = bugs_at[index]
+                break
+            if index in self.bonus_cubes:
+                self.bonus_cubes.remove(index)
+                self.bonus_taken += 1
+                bonus_events.append(
+                    Event(
+                        "bonus",
+                        f"Pixoid takes the bonus cube on {labels[index]}",
+                        {"piece": pixoid, "pix": coords[index], "bonus_taken": self.bonus_taken},
+                    )
+                )
+                if self.short_game and self.reserve_taken + self.bonus_taken >= SHORT_GAME_TARGET:
+                    short_win = True
+                    break
+        end = walked[-1] if walked else start
+        self.pos[pixoid] = end
+        moved = self._moved_event(pixoid, owners[pixoid], start, walked, distance, len(full) < distance and not caught_by and not short_win)
+        moves.append(moved.data)
+        events.append(moved)
+        events.extend(bonus_events)
+        if caught_by:
+            events.append(self._captured_event(end, caught_by, "pixoid-move"))
+            return events + self._end_round("captured")
+        if short_win:
+            return events + self._end_round("twelve-cubes")
+
+        # Then every Bug at once, from where it stood; a path that reaches Pixoid catches it.
+        caught_by = []
+        for p in range(PIECES):
+            if p == pixoid:
+                continue
+            b_start = self.pos[p]
+            b_dir, b_dist = programs[p]
+            b_full = board.slides[b_start][b_dir]
+            b_path = b_full[:b_dist]
+            stopped = len(b_full) < b_dist
+            if end in b_path:
+                b_path = b_path[: b_path.index(end) + 1]
+                caught_by.append(p)
+                stopped = False
+            if b_path:
+                self.pos[p] = b_path[-1]
+            moved = self._moved_event(p, owners[p], b_start, b_path, b_dist, stopped)
+            moves.append(moved.data)
+            events.append(moved)
+        if caught_by:
+            events.append(self._captured_event(end, caught_by, "bug-move"))
+            return events + self._end_round("captured")
+
+        # Score: Pixoid survived the turn and takes a neutral cube from the reserve.
+        self.reserve -= 1
+        events.append(
+            Event(
+                "survived",
+                f"Pixoid survives and takes a cube from the reserve ({self.reserve} left)",
+                {
+                    "piece": pixoid,
+                    "reserve": self.reserve,
+                    "reserve_taken": self.reserve_taken,
+                    "bonus_taken": self.bonus_taken,
+                },
+            )
+        )
+        if self.short_game and self.reserve_taken + self.bonus_taken >= SHORT_GAME_TARGET:
+            return events + self._end_round("twelve-cubes")
+        if self.reserve == 0:
+            return events + self._end_round("reserve-empty")
+        self.turn_in_round += 1
+        self._start_turn()
+        return events
+
+    def _moved_event(self, piece: int, seat: int, start: int, walked: list[int] | tuple[int, ...], distance: int, stopped: bool) -> Event:
+        coords, labels = self._tables.coords, self._tables.labels
+        end = walked[-1] if walked else start
+        role = "Pixoid" if piece == self.pixoid_seat else "Bug"
+        text = f"{role} {piece} moves {labels[start]} -> {labels[end]}"
+        if stopped:
+            text += " (stopped by a wall)"
+        return Event(
+            "moved",
+            text,
+            {
+                "piece": piece,
+                "seat": seat,
+                "role": role.lower(),
+                "from": coords[start],
+                "to": coords[end],
+                "path": [coords[start]] + [coords[i] for i in walked],
+                "programmed": distance,
+                "stopped_by_wall": stopped,
+            },
+        )
+
+    def _captured_event(self, at: int, by: list[int], when: str) -> Event:
+        bugs = ", ".join(str(b) for b in by)
+        return Event(
+            "captured",
+            f"Pixoid is caught on {self._tables.labels[at]} by Bug {bugs}",
+            {"piece": self.pixoid_seat, "by": list(by), "pix": self._tables.coords[at], "during": when},
+        )
+
+    def _end_round(self, reason: str) -> list[Event]:
+        """Fin de la manche: score, then the next Pixoid or the end of the game."""
+        pixoid = self.pixoid_seat
+        events = []
+        if self.short_game:
+            self.short_winner = "bugs" if reason == "captured" else "pixoid"
+            winner_text = "Pixoid wins" if self.short_winner == "pixoid" else "the Bugs win"
+            events.append(
+                Event(
+                    "round-over",
+                    f"the short game ends: {winner_text}",
+                    {
+                        "round": 1,
+                        "pixoid_seat": pixoid,
+                        "reason": reason,
+                        "cubes": self.reserve_taken + self.bonus_taken,
+                        "winner": self.short_winner,
+                    },
+                )
+            )
+            self.phase = OVER
+            self.programs = {}
+            self.waiting = []
+            self._owing = ()
+            events.append(self._game_over_event())
+            return events
+        points = [self.reserve] * self.players
+        points[pixoid] = self.reserve_taken + self.bonus_taken
+        for seat, gained in enumerate(points):
+            self.totals[seat] += gained
+        self.round_points.append(points)
+        events.append(
+            Event(
+                "round-over",
+                f"round {self.round_index + 1} ends ({reason}): Pixoid scores {points[pixoid]}, "
+                f"each Bug scores {self.reserve}",
+                {
+                    "round": self.round_index + 1,
+                    "pixoid_seat": pixoid,
+                    "reason": reason,
+                    "reserve_taken": self.reserve_taken,
+                    "bonus_taken": self.bonus_taken,
+                    "points": list(points),
+                    "scores": list(self.totals),
+                },
+            )
+        )
+        self.programs = {}
+        self.waiting = []
+        self._owing = ()
+        if self.round_index + 1 >= self.players:
+            self.phase = OVER
+            events.append(self._game_over_event())
+            return events
+        self.round_index += 1
+        self.pixoid_seat = (pixoid + 1) % self.players
+        events.append(
+            Event(
+                "role-change",
+                f"seat {self.pixoid_seat} becomes Pixoid; seat {pixoid} becomes a Bug",
+                {"pixoid_seat": self.pixoid_seat, "previous": pixoid, "round": self.round_index + 1},
+            )
+        )
+        self._start_round()
+        return events
+
+    def _game_over_event(self) -> Event:
+        winners = list(self.winners())
+        scores = list(self.scores())
+        who = " and ".join(f"seat {w}" for w in winners)
+        return Event("game-over", f"the game is over: {who} win{'s' if len(winners) == 1 else ''}", {"winners": winners, "scores": scores})
+
+    # ---- refusing clearly ----
+
+    def check(self, player: int, action: Any) -> None:
+        """The shared checks, and whole numbers only: ``True`` equals 1 in Python, but not on a wheel."""
+        super().check(player, action)
+        if type(action) is Program:
+            whole = type(action.piece) is int and type(action.distance) is int
+        else:
+            whole = type(action.piece) is int and all(type(v) is int for v in action.pix)
+        if not whole:
+            raise self.explain_illegal(player, action)
+
+    def explain_illegal(self, player: int, action: Any) -> RuleError:
+        state = self.render()
+        if isinstance(action, Place):
+            if self.phase != PLACEMENT:
+                return IllegalActionError(
+                    "programming-phase", "every piece is already placed; program a move instead", state
+                )
+            piece = self.place_queue[0]
+            if type(action.piece) is not int or not all(type(v) is int for v in action.pix):
+                return IllegalActionError(
+                    "start-pix", f"{action!r}: a piece is a whole number and a Pix is (row, column) in whole numbers", state
+                )
+            if action.piece != piece:
+                return IllegalActionError(
+                    "placement-order",
+                    f"piece {piece} is placed now, not piece {action.piece}: Pixoid places first, then the "
+                    "Bugs one after the other clockwise",
+                    state,
+                )
+            try:
+                index = self.board.index(action.pix)
+            except (TypeError, ValueError) as exc:
+                return IllegalActionError("start-pix", f"cannot place on {action.pix!r}: {exc}", state)
+            if index not in self.board.starts:
+                return IllegalActionError(
+                    "start-pix", f"{self.board.label(index)} is not a start Pix; pieces start on the red Pix", state
+                )
+            return IllegalActionError(
+                "start-pix-taken", f"the start Pix {self.board.label(index)} is already taken", state
+            )
+        if isinstance(action, Program):
+            if self.phase != PROGRAMMING:
+                return IllegalActionError(
+                    "placement-phase", "pieces are still being placed on start Pix; nobody programs yet", state
+                )
+            piece = action.piece
+            if type(piece) is not int or not 0 <= piece < PIECES or self.controller_owner(piece) != player:
+                mine = ", ".join(str(p) for p in self.pieces_of(player))
+                return IllegalActionError(
+                    "not-your-piece", f"seat {player} controls piece(s) {mine} this turn, not {piece!r}", state
+                )
+            if piece not in self.waiting:
+                return IllegalActionError(
+                    "already-programmed", f"piece {piece} is already programmed for this turn; it is locked in", state
+                )
+            if action.direction in DIAGONALS:
+                return IllegalActionError(
+                    "no-diagonal",
+                    f"{action.direction!r}: Pixoid moves only up, down, left or right; turn the direction wheel "
+                    "off the diagonal",
+                    state,
+                )
+            if action.direction not in DIRECTION_INDEX:
+                return IllegalActionError(
+                    "direction-name",
+                    f"unknown direction {action.direction!r}; the arrows are {', '.join(DIRECTIONS)}",
+                    state,
+                )
+            if type(action.distance) is not int or not 1 <= action.distance <= MAX_DISTANCE:
+                return IllegalActionError(
+                    "distance-range",
+                    f"distance {action.distance!r}: program 1 to {MAX_DISTANCE} Pix; pieces always move, so 0 "
+                    "is not allowed",
+                    state,
+                )
+            at = self.pos[piece]
+            if not self.board.opens[at][DIRECTION_INDEX[action.direction]]:
+                return IllegalActionError(
+                    "wall-ahead",
+                    f"piece {piece} stands against a wall on its {action.direction} side at "
+                    f"{self.board.label(at)}; program another direction",
+                    state,
+                )
+        return IllegalActionError(
+            "legal-action",
+            f"{self.describe_action(action)} is not a Pixoid action for seat {player} now "
+            "(expected a Place during placement or a Program during programming)",
+            state,
+        )
+
+    def describe_action(self, action: Any) -> str:
+        if isinstance(action, Place):
+            try:
+                where = self.board.label(self.board.index(action.pix))
+            except (TypeError, ValueError):
+                where = repr(action.pix)
+            return f"place piece {action.piece} on {where}"
+        if isinstance(action, Program):
+            return f"program piece {action.piece}: {action.direction} {action.distance}"
+        return repr(action)
+
+    # ---- encoding ----
+
+    @classmethod
+    def encode_action(cls, action: Any) -> Any:
+        return encode(action)
+
+    @classmethod
+    def decode_action(cls, data: Any) -> Any:
+        return decode(data)
+
+    # ---- looking at the game ----
+
+    def _public(self) -> dict[str, Any]:
+        coords = self._tables.coords
+        return {
+            "phase": self.phase,
+            "players": self.players,
+            "short_game": self.short_game,
+            "round": self.round_index + 1,
+            "rounds": 1 if self.short_game else self.players,
+            "turn": self.turn_in_round + 1,
+            "pixoid_seat": self.pixoid_seat,
+            "pixoid_piece": self.pixoid_piece,
+            "pieces": [
+                {
+                    "piece": p,
+                    "role": self.role(p).lower(),
+                    "controller": self.controller_owner(p),
+                    "pix": coords[self.pos[p]] if self.pos[p] >= 0 else None,
+                }
+                for p in range(PIECES)
+            ],
+            "bonus_cubes": [coords[i] for i in self.bonus_cubes],
+            "reserve": self.reserve,
+            "reserve_taken": self.reserve_taken,
+            "bonus_taken": self.bonus_taken,
+            "scores": list(self.scores()),
+            "round_points": [list(p) for p in self.round_points],
+            "to_place": list(self.place_queue) if self.phase == PLACEMENT else [],
+            "waiting": list(self.current_players()),
+            "last_turn": self.last_turn,
+            "winner": self.short_winner,
+        }
+
+    def state_dict(self) -> dict[str, Any]:
+        state = self._public()
+        state["programs"] = {
+            str(p): {"direction": ORTHOGONAL[d], "distance": n} for p, (d, n) in sorted(self.programs.items())
+        }
+        return state
+
+    def view(self, player: int | None) -> dict[str, Any]:
+        """What ``player`` sees: the board, and of the other seats' programs only whether each seat
+        has locked in; its own programs in full. ``None`` is a spectator."""
+        state = self._public()
+        state["board"] = list(self.board.rows)
+        if self.phase == PROGRAMMING:
+            state["seats"] = {str(s): ("waiting" if s in self._owing else "locked") for s in range(self.players)}
+        else:
+            state["seats"] = {}
+        if player is not None and 0 <= player < self.players:
+            state["my_programs"] = {
+                str(p): {"direction": ORTHOGONAL[d], "distance": n}
+                for p, (d, n) in sorted(self.programs.items())
+                if self.controller_owner(p) == player
+            }
+        return state
+
+    def render(self) -> str:
+        return _render.render_text(self)
+
+    # ---- consistency ----
+
+    def check_invariants(self) -> None:
+        assert self.phase in (PLACEMENT, PROGRAMMING, OVER), self.phase
+        assert 0 <= self.reserve <= RESERVE_CUBES, self.reserve
+        assert self.reserve_taken + self.reserve == RESERVE_CUBES
+        assert len(self.bonus_cubes) + self.bonus_taken == len(self.board.bonuses) == 4
+        assert all(i in self.board.bonuses for i in self.bonus_cubes), self.bonus_cubes
+        assert len(set(self.bonus_cubes)) == len(self.bonus_cubes)
+        assert self.turn_in_round == self.reserve_taken or self.phase == OVER, (self.turn_in_round, self.reserve)
+        assert 0 <= self.round_index < self.players
+        assert self.pixoid_seat == (0 if self.short_game else self.round_index)
+        placed = [p for p in range(PIECES) if self.pos[p] >= 0]
+        for p in placed:
+            assert 0 <= self.pos[p] < self.board.size
+        if self.phase == PLACEMENT:
+            assert self.place_queue and set(placed) | set(self.place_queue) == set(range(PIECES))
+            assert not set(placed) & set(self.place_queue)
+            assert all(self.pos[p] in self.board.starts for p in placed)
+            assert len({self.pos[p] for p in placed}) == len(placed), "two pieces on one start Pix"
+        if self.phase == PROGRAMMING:
+            assert len(placed) == PIECES
+            assert set(self.waiting) | set(self.programs) == set(range(PIECES))
+            assert not set(self.waiting) & set(self.programs)
+            assert self.pos[self.pixoid_piece] not in [self.pos[b] for b in self.bug_pieces()], "Pixoid shares a Pix with a Bug"
+            for p, (d, n) in self.programs.items():
+                assert self.board.opens[self.pos[p]][d] and 1 <= n <= MAX_DISTANCE
+            assert self._owing == tuple(sorted({self.controller_owner(p) for p in self.waiting}))
+        if not self.short_game:
+            assert len(self.round_points) == self.round_index + (1 if self.phase == OVER else 0)
+            for seat in range(self.players):
+                assert self.totals[seat] == sum(points[seat] for points in self.round_points)
+            for r, points in enumerate(self.round_points):
+                bug_points = {points[s] for s in range(self.players) if s != r}
+                assert len(bug_points) == 1, "every Bug scores the same in a round"
+                left = bug_points.pop()
+                assert 0 <= left <= RESERVE_CUBES and points[r] >= RESERVE_CUBES - left
+                assert points[r] <= RESERVE_CUBES - left + 4
+        else:
+            assert self.round_index == 0
+            assert (self.short_winner is not None) == (self.phase == OVER)
+            assert self.reserve_taken + self.bonus_taken <= SHORT_GAME_TARGET
+        if self.phase == OVER:
+            assert self.current_players() == ()
