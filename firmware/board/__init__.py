@@ -1,0 +1,1 @@
+"""Modules copied onto the RP2040 controller board; each runs under MicroPython and CPython."""
