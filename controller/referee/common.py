@@ -1,0 +1,100 @@
+"""What every table referee hands to the service: calls, questions, and the rules for doubt.
+
+A :class:`Call` is a decision the referee took and applied to the engine, with the reason (citing
+the rulebook) and how sure it is. A :class:`Question` is asked instead of deciding when the call
+would rest on a low-confidence reading or on a distance within the measurement error of a line;
+the service shows it, the players answer with one of its choices. Any call can be overruled: the
+referee rewinds the engine to just before it and applies the chosen alternative.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import tomllib
+from pathlib import Path
+from typing import Any, Mapping
+
+from controller.engines.core import Event, Game
+
+
+class RefereeError(ValueError):
+    """A request the referee cannot honour (an unknown call, an answer that is not a choice)."""
+
+
+@dataclasses.dataclass(frozen=True)
+class RefereeConfig:
+    """How cautious a referee is. Read from a TOML table with :meth:`from_toml` (all keys optional).
+
+    ``min_confidence``  face readings below it are confirmed by the players
+    ``line_margin_mm``  a distance within this of a line (area edge, garden, touching) is asked
+    ``still_mm``        a die displaced less than this did not move (tracking noise)
+    ``touch_mm``        gap under which two dice count as touching
+    ``area_origin_mm``  the play area's corner in the mat frame (the area's axes follow the mat's)
+    """
+
+    min_confidence: float = 0.8
+    line_margin_mm: float = 3.0
+    still_mm: float = 4.0
+    touch_mm: float = 2.0
+    area_origin_mm: tuple[float, float] = (0.0, 0.0)
+
+    @classmethod
+    def from_toml(cls, path: Path, table: str = "referee") -> RefereeConfig:
+        """The ``[table]`` of a TOML file; ``RefereeError`` naming an unknown key or a bad value."""
+        data = tomllib.loads(path.read_text(encoding="utf-8")).get(table, {})
+        return cls.from_mapping(data, source=f"{path} [{table}]")
+
+    @classmethod
+    def from_mapping(cls, data: Mapping[str, Any], source: str = "referee settings") -> RefereeConfig:
+        fields = {f.name for f in dataclasses.fields(cls)}
+        unknown = sorted(set(data) - fields)
+        if unknown:
+            raise RefereeError(f"{source}: unknown key(s) {', '.join(unknown)}; known: {', '.join(sorted(fields))}")
+        values = dict(data)
+        if "area_origin_mm" in values:
+            values["area_origin_mm"] = tuple(float(v) for v in values["area_origin_mm"])
+        for name, value in values.items():
+            if name != "area_origin_mm" and (isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0):
+                raise RefereeError(f"{source}: {name} must be a non-negative number, not {value!r}")
+        return cls(**values)
+
+
+@dataclasses.dataclass(frozen=True)
+class Call:
+    """A decision applied to the engine.
+
+    ``decision`` is a short slug (``"shot"``, ``"dixe"``, ``"asleep"``...), ``reason`` the sentence
+    to announce with the rule it rests on, ``confidence`` in 0..1, ``actions`` the engine actions
+    it applied as ``(player, action)``, ``alternatives`` the decisions :meth:`overrule` accepts.
+    """
+
+    call_id: int
+    decision: str
+    reason: str
+    confidence: float
+    actions: tuple[tuple[int, Any], ...] = ()
+    events: tuple[Event, ...] = ()
+    alternatives: tuple[str, ...] = ()
+    overrules: int | None = None          # the call this one replaced
+
+    def to_json(self, game: type[Game[Any]] | None = None) -> dict[str, Any]:
+        return {
+            "call_id": self.call_id, "decision": self.decision, "reason": self.reason,
+            "confidence": round(self.confidence, 3),
+            "actions": [[p, game.encode_action(a) if game else repr(a)] for p, a in self.actions],
+            "events": [e.to_json() for e in self.events],
+            "alternatives": list(self.alternatives), "overrules": self.overrules,
+        }
+
+
+@dataclasses.dataclass(frozen=True)
+class Question:
+    """A question to the players; answer it with one of ``choices``."""
+
+    question_id: int
+    text: str
+    choices: tuple[str, ...]
+    reason: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"question_id": self.question_id, "text": self.text, "choices": list(self.choices), "reason": self.reason}

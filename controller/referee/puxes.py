@@ -1,0 +1,726 @@
+"""The PuXes referee: still-table snapshots in, engine actions and announcements out.
+
+The camera gives a :class:`TableSnapshot` each time the table comes to rest. The referee compares
+it with where the engine last put every die and works out what the engine is waiting for:
+
+- set-up: which dice stand in each public garden (they become that player's oracles, each
+  showing the face its owner chose) and where the temples stand;
+- a hero roll: the faces of the dice just thrown; a die on its edge (unreadable) or a hero that
+  knocked an oracle;
+- a flick: which oracle was played, which dice moved, which left the area, which landed in a
+  sacred garden, whether a temple fell and whether that counts.
+
+Each decision is a :class:`Call` (decision, reason citing the rule, confidence) applied to the
+engine as actions. A call resting on a reading below ``min_confidence`` or on a distance within
+``line_margin_mm`` of a line becomes a :class:`Question` first; the call is made once the players
+answer. Any call can be overruled (:meth:`PuxesReferee.overrule`). Choices only people make
+(announcing a power, waking, ending the turn, Transport's above-or-under) come in through
+:meth:`PuxesReferee.player_action`.
+
+Pure logic over snapshots: no camera, no network.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+import math
+import unicodedata
+from typing import Any, Callable
+
+from controller.engines.core import CHANCE, Event, RuleError
+from controller.engines.puxes import PuxesGame
+from controller.engines.puxes.actions import (
+    ChooseFace, Move, Outcome, Place, PushBack, Roll, Wake,
+)
+from controller.referee.common import Call, Question, RefereeConfig, RefereeError
+from controller.vision.snapshot import DieObservation, TableSnapshot
+
+#: The rulebook's words each kind of call rests on (puxes.fr.md).
+RULES: dict[str, str] = {
+    "moved": "« Déplacer : Lorsqu'un oracle est joué et qu'il ne touche rien. »",
+    "shot": "« Tirer : Lorsqu'un oracle joué touche un autre oracle. »",
+    "asleep": "« si un oracle sort de la zone de jeu préalablement définie, il plonge dans un profond sommeil »",
+    "lost": "« Mode falaise : Tout oracle qui sort de la zone de jeu est perdu. »",
+    "sacred": "« un oracle ne peut pas atterrir dans le jardin sacré d'un temple. Si le cas se présente, le propriétaire "
+              "du temple repousse immédiatement l'oracle intrus »",
+    "push-failed": "« Si durant ce coup de défense l'oracle repoussé touche la moindre pièce ou sort du jeu, le joueur "
+                   "suivant replace le ou les oracles déplacés »",
+    "dixe": "« Lorsqu'un temple est renversé par un oracle adverse, c'est-à-dire que le DiXe supérieur tombe, on dit "
+            "qu'il est « DiXé ». »",
+    "temple-rebuilt": "« il n'est pas permis sur un tir de renverser un temple et de toucher un oracle. Le temple renversé "
+                      "ne doit pas lui même toucher un oracle. De plus ni l'oracle joué, ni le temple renversé ne doivent "
+                      "sortir de l'aire de jeu. »",
+    "own-temple": "« si un oracle fait tomber malencontreusement son propre temple, le coup est annulé, l'oracle en "
+                  "question est endormi »",
+    "turn-lost": "« Lors du lancer des héros, si un héros touche un oracle, le joueur passe son tour. »",
+    "roll-again": "« lorsqu'un dé est hors jeu ou cassé (c'est à dire qu'il s'arrête sur la tranche ou sur un coin), on "
+                  "rejette les quatre héros »",
+    "eliminated": "« Si tous les oracles d'un joueur sont endormis, ce dernier est éliminé »",
+    "immune": "« Immunité : Tant qu'il est visible, aucun de tes oracles ne peut être endormi. »",
+    "roll": "« Les faces visibles des dés indiquent quel(s) pouvoir(s) (si personnage il y a) le joueur va utiliser et "
+            "quel oracle pourra être déplacé. »",
+    "placed": "« au minimum 2 coins par oracle soient dans cette zone » ; « à une distance d'1 DiXe les uns des autres »",
+    "illegal-move": "« Pour pouvoir déplacer un oracle, le symbole présent sur la face visible de ce dernier doit "
+                    "également être présent sur l'un des symboles visibles de vos héros. »",
+    "temple-misplaced": "« Bâtis ton temple en plaçant 2 DiXes, l'un sur l'autre, devant toi (à une distance de 6 DiXes "
+                        "du bord, précisément 1/6 de la longueur de la surface de jeu) »",
+    "game-over": "« Le joueur qui réussira à survivre et/ou à éliminer tous les Dieux adverses remporte la grande "
+                 "Chamaille PuXes »",
+    "fortress": "« Si le joueur adverse envoie un oracle dans la forteresse alors qu'elle est déjà occupée, l'oracle en "
+                "place est endormi »",
+}
+
+def face_slug(name: str) -> str:
+    """A face name as the camera's face library writes it: lower case, no accents, dashes for spaces."""
+    plain = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode("ascii")
+    return "-".join(plain.lower().replace("_", "-").split())
+
+
+#: Which event decides a call's headline, most important first.
+PRIORITY = ("game-over", "eliminated", "dixe", "own-temple", "temple-rebuilt", "push-failed", "sacred", "lost", "asleep",
+            "immune", "fortress", "shot", "turn-lost", "roll-again", "moved", "roll", "placed")
+
+
+@dataclasses.dataclass
+class _Draft:
+    """A call being prepared: its facts, the questions still open about them, and how to turn the
+    facts into engine actions."""
+
+    facts: dict[str, Any]
+    build: Callable[[dict[str, Any]], list[tuple[int, Any]]]
+    flips: dict[str, tuple[str, Any]]            # alternative decision -> (fact, value)
+    open: dict[int, tuple[str, dict[str, Any]]]  # question id -> (fact, {choice: value})
+    confidence: float
+    prefix: list[tuple[int, Any]] = dataclasses.field(default_factory=list)
+    note: str = ""                               # said after the call (what the players must do)
+
+
+@dataclasses.dataclass
+class _Record:
+    call: Call
+    start: int                                   # engine history length before the call's actions
+    facts: dict[str, Any]
+    build: Callable[[dict[str, Any]], list[tuple[int, Any]]]
+    flips: dict[str, tuple[str, Any]]
+    prefix: list[tuple[int, Any]]
+
+
+class PuxesReferee:
+    """Referees one PuXes game from still-table snapshots.
+
+    >>> referee = PuxesReferee(PuxesGame(seed=1))
+    >>> referee.prompt()
+    'player 0 to place oracle 2 (setup)'
+    """
+
+    def __init__(self, game: PuxesGame | None = None, config: RefereeConfig | None = None) -> None:
+        self.game = game or PuxesGame()
+        self.config = config or RefereeConfig()
+        self.binding: dict[int, int] = {}        # camera die id -> engine die id
+        self.calls: list[Call] = []
+        self.questions: dict[int, Question] = {}
+        self._records: dict[int, _Record] = {}
+        self._draft: _Draft | None = None
+        self._ids = itertools.count(1)
+        self._last: TableSnapshot | None = None
+        self._topples_seen: set[int] = set()     # toppled stacks already ruled on
+        self._consumed_at = -math.inf            # timestamp of the snapshot behind the last call
+        self._names: tuple[Any, dict[str, str]] = (None, {})   # camera face name -> collection name
+
+    # ---- public API --------------------------------------------------------------------------
+
+    def prompt(self) -> str:
+        """What the table is waiting for, as a sentence."""
+        if self.questions:
+            return "waiting for the players to answer: " + " / ".join(q.text for q in self.questions.values())
+        return self.game.waiting_for()
+
+    def may_move(self) -> list[int]:
+        """The active player's oracles that may move now (engine ids)."""
+        players = self.game.current_players()
+        return self.game.may_move(players[0]) if players else []
+
+    def camera_id(self, engine_id: int) -> int | None:
+        for cam, eng in self.binding.items():
+            if eng == engine_id:
+                return cam
+        return None
+
+    def observe(self, snapshot: TableSnapshot) -> list[Call | Question]:
+        """Decide what the still table shows; returns the calls made and the questions asked."""
+        if not snapshot.still or snapshot.occlusions:
+            return []
+        self._last = snapshot
+        if self.questions or self.game.is_over():
+            return []
+        out: list[Call | Question] = []
+        for _ in range(40):
+            if self.game.is_over() or self.questions:
+                break
+            produced = self._step(snapshot)
+            if not produced:
+                break
+            out.extend(produced)
+            if any(isinstance(p, Question) for p in produced) or all(
+                    isinstance(p, Call) and not p.actions for p in produced):
+                break
+            if any(isinstance(a, Outcome) for p in produced if isinstance(p, Call) for _, a in p.actions):
+                break   # what follows a flick (push-backs, replacements) happens on later snapshots
+        return out
+
+    def answer(self, question_id: int, choice: str) -> list[Call | Question]:
+        """The players' answer to a question; the pending call is made once all are answered."""
+        if question_id not in self.questions:
+            raise RefereeError(f"no open question {question_id}; open: {sorted(self.questions) or 'none'}")
+        question = self.questions[question_id]
+        if choice not in question.choices:
+            raise RefereeError(f"{choice!r} is not a choice of question {question_id}: {', '.join(question.choices)}")
+        draft = self._draft
+        assert draft is not None
+        fact, values = draft.open.pop(question_id)
+        del self.questions[question_id]
+        value = values[choice]
+        if value == "reread":
+            self._draft = None
+            self.questions.clear()
+            return []
+        draft.facts[fact] = value
+        if draft.open:
+            return []
+        self._draft = None
+        out: list[Call | Question] = [self._commit(draft, confidence=1.0)]
+        if self._last is not None:
+            out.extend(self.observe(self._last))
+        return out
+
+    def overrule(self, call_id: int, decision: str) -> Call:
+        """Replace call ``call_id`` by one of its alternatives: the engine is rewound to just before
+        it, the alternative applied, and the later actions replayed while they stay legal."""
+        record = self._records.get(call_id)
+        if record is None:
+            raise RefereeError(f"no call {call_id} to overrule")
+        if decision not in record.flips:
+            raise RefereeError(f"call {call_id} can be overruled with: {', '.join(record.flips) or 'nothing'}, "
+                               f"not {decision!r}")
+        fact, value = record.flips[decision]
+        facts = dict(record.facts)
+        facts[fact] = value
+        actions = record.prefix + record.build(facts)
+        history = list(self.game.history)
+        later = history[record.start + len(record.call.actions):]
+        game = PuxesGame(self.game.options, seed=self.game.seed)
+        for player, action in history[:record.start]:
+            game.apply(player, action)
+        events: list[Event] = []
+        try:
+            for player, action in actions:
+                events.extend(game.apply(player, action))
+        except RuleError as exc:
+            raise RefereeError(f"the alternative {decision!r} is refused by the rules: {exc.reason}") from None
+        dropped = 0
+        for index, (player, action) in enumerate(later):
+            try:
+                game.apply(player, action)
+            except RuleError:
+                dropped = len(later) - index
+                break
+        self.game = game
+        self._draft = None
+        self.questions.clear()
+        note = f" ({dropped} later action(s) no longer apply and were dropped)" if dropped else ""
+        call = self._make_call(decision if decision else "overruled", events, actions, 1.0,
+                               prefix=f"overruled call {call_id}{note}: ", overrules=call_id,
+                               alternatives=tuple(k for k in record.flips if k != decision))
+        flips = {k: v for k, v in record.flips.items() if k != decision}
+        flips[f"restore-{call_id}"] = (fact, record.facts[fact])
+        self._records[call.call_id] = _Record(call, record.start, facts, record.build, flips, record.prefix)
+        return call
+
+    def player_action(self, player: int, action: Any) -> Call:
+        """A choice a player made at the table or on the dashboard (a power, a wake, the end of the
+        turn...), checked by the engine; a ``RuleError`` says why it is refused."""
+        start = len(self.game.history)
+        events = self.game.apply(player, action)
+        if self._last is not None:
+            self._consumed_at = max(self._consumed_at, self._last.timestamp)
+        call = self._make_call(None, events, [(player, action)], 1.0,
+                               prefix=f"player {player}: {self.game.describe_action(action)}. ")
+        self._records[call.call_id] = _Record(call, start, {}, lambda f: [], {}, [])
+        return call
+
+    # ---- one step of what the engine waits for -------------------------------------------------
+
+    def _step(self, snap: TableSnapshot) -> list[Call | Question]:
+        step = self.game.queue[0] if self.game.queue else None
+        if step is None:
+            return []
+        kind = step["kind"]
+        if kind == "place":
+            return self._place(step, snap)
+        if kind == "roll":
+            return self._roll(step, snap)
+        if kind == "main":
+            return self._main(step, snap)
+        if kind == "flick":
+            return self._flick(step, snap, prefix=[])
+        if kind == "push":
+            return self._push(step, snap)
+        if kind == "face":
+            return self._face(step, snap)
+        return []
+
+    # set-up and placements
+
+    def _area(self, obs: DieObservation) -> tuple[float, float]:
+        ox, oy = self.config.area_origin_mm
+        return (obs.x_mm - ox, obs.y_mm - oy)
+
+    def _bind_temples(self, snap: TableSnapshot) -> list[Call | Question]:
+        die = self.game.options.die_mm
+        for temple in self.game.temples:
+            if temple.status != "standing" or temple.dice[0] in self.binding.values():
+                continue
+            ox, oy = self.config.area_origin_mm
+            near = [s for s in snap.stacks if not s.toppled and
+                    math.hypot(s.x_mm - ox - temple.x, s.y_mm - oy - temple.y) <= die]
+            if not near:
+                return [self._make_call("temple-misplaced", [], [], 1.0, prefix=(
+                    f"temple {temple.index} of player {temple.owner} must stand at ({temple.x:.0f}, {temple.y:.0f}) mm: "
+                    "build it there before setting the oracles. "))]
+            stack = near[0]
+            for cam, eng in zip(stack.dice, temple.dice):
+                self.binding[cam] = eng
+        return []
+
+    def _place(self, step: dict[str, Any], snap: TableSnapshot) -> list[Call | Question]:
+        problems = self._bind_temples(snap)
+        if problems:
+            return problems
+        game = self.game
+        oracle = game.dice[step["oracle"]]
+        cam = self.camera_id(oracle.id)
+        candidates: list[DieObservation] = []
+        if cam is not None:
+            obs = self._find(snap, cam)
+            if obs is not None and obs.on_mat and self._in_garden(step, obs):
+                candidates = [obs]
+        else:
+            bound = set(self.binding)
+            for obs in sorted(snap.dice, key=lambda d: d.die_id):
+                if obs.die_id in bound or obs.level != 1 or obs.stack_id is not None or not obs.on_mat:
+                    continue
+                if not self._in_garden(step, obs):
+                    continue
+                if step["face"] and self._label(obs) is not None and not game.collection.face_allowed(oracle.name, self._label(obs)):
+                    continue
+                candidates.append(obs)
+        if not candidates:
+            return []
+        obs = candidates[0]
+        x, y = self._area(obs)
+        facts: dict[str, Any] = {"face": self._label(obs) if step["face"] else None}
+        player, oracle_id, wants_face = step["player"], oracle.id, step["face"]
+
+        def build(f: dict[str, Any]) -> list[tuple[int, Any]]:
+            return [(player, Place(oracle_id, round(x, 1), round(y, 1), round(obs.angle_deg, 1) % 90,
+                                   f["face"] if wants_face else None))]
+
+        draft = _Draft(facts, build, {}, {}, obs.face.confidence if wants_face else 1.0)
+        if wants_face:
+            choices = list(self._face_choices(oracle.id))
+            if self._label(obs) is None or obs.face.confidence < self.config.min_confidence:
+                self.binding[obs.die_id] = oracle_id
+                return [self._ask(draft, "face", f"Which face does oracle {oracle_id} (die {obs.die_id}) show?",
+                                  {c: c for c in choices}, f"the reading ({obs.face.label}, confidence "
+                                  f"{obs.face.confidence:.2f}) is below {self.config.min_confidence}")]
+            draft.flips = {f"face:{c}": ("face", c) for c in choices if c != self._label(obs)}
+        self.binding[obs.die_id] = oracle_id
+        return [self._commit(draft, draft.confidence)]
+
+    def _in_garden(self, step: dict[str, Any], obs: DieObservation) -> bool:
+        x, y = self._area(obs)
+        return any(self.game.table.public_corners(t, x, y, obs.angle_deg) >= 2 for t in step["temples"])
+
+    def _face(self, step: dict[str, Any], snap: TableSnapshot) -> list[Call | Question]:
+        cam = self.camera_id(step["oracle"])
+        obs = self._find(snap, cam) if cam is not None else None
+        if obs is None or self._label(obs) is None:
+            return []
+        oracle = step["oracle"]
+        player = step["player"]
+        x, y = self._area(obs)
+        x = round(min(max(x, 0.0), self.game.table.size_x), 1)
+        y = round(min(max(y, 0.0), self.game.table.size_y), 1)
+        draft = _Draft({"face": self._label(obs)}, lambda f: [(player, ChooseFace(oracle, f["face"], x, y))], {}, {},
+                       obs.face.confidence)
+        if obs.face.confidence < self.config.min_confidence:
+            choices = self._face_choices(oracle)
+            return [self._ask(draft, "face", f"Which face did player {player} turn up on oracle {oracle}?",
+                              {c: c for c in choices}, "low-confidence reading")]
+        return [self._commit(draft, draft.confidence)]
+
+    # hero rolls
+
+    def _roll(self, step: dict[str, Any], snap: TableSnapshot) -> list[Call | Question]:
+        game = self.game
+        if snap.timestamp <= self._consumed_at:
+            return []                             # a new roll needs a new throw, seen on a later snapshot
+        heroes: list[int] = step["heroes"]
+        observed: dict[int, DieObservation] = {}
+        unbound_heroes = [h for h in heroes if self.camera_id(h) is None]
+        for h in heroes:
+            cam = self.camera_id(h)
+            if cam is not None:
+                obs = self._find(snap, cam)
+                if obs is None or cam not in snap.moved:
+                    return []                     # only dice just thrown are read
+                observed[h] = obs
+        if unbound_heroes:
+            pool = [d for d in snap.dice if d.die_id not in self.binding and d.level == 1 and d.stack_id is None
+                    and d.on_mat and (not snap.moved or d.die_id in snap.moved)]
+            pool.sort(key=lambda d: d.die_id)
+            if len(pool) < len(unbound_heroes):
+                return []
+            match = self._match_faces(unbound_heroes, pool)
+            if match is None:
+                return [self._make_call("unknown-dice", [], [], 1.0, prefix=(
+                    f"the dice rolled ({', '.join(d.face.label for d in pool)}) do not fit player {step['roller']}'s "
+                    "heroes: check the collection file or roll the right dice. "))]
+            for h, obs in match.items():
+                self.binding[obs.die_id] = h
+                observed[h] = obs
+        knocked = self._displaced_oracles(snap)
+        touched = step["purpose"] != "first" and bool(knocked)
+        facts: dict[str, Any] = {"cocked": False, "touched": touched}
+        for h in heroes:
+            facts[f"face:{h}"] = self._label(observed[h])
+
+        def build(f: dict[str, Any]) -> list[tuple[int, Any]]:
+            if f["cocked"]:
+                faces = tuple(f[f"face:{h}"] or game.collection.candidate_faces(game.dice[h].name)[0] for h in heroes)
+                return [(CHANCE, Roll(faces, cocked=True))]
+            return [(CHANCE, Roll(tuple(f[f"face:{h}"] for h in heroes), touched_oracle=f["touched"]))]
+
+        confidence = min((observed[h].face.confidence for h in heroes), default=1.0)
+        draft = _Draft(facts, build, {"roll-again": ("cocked", True), "turn-lost" if not touched else "turn-kept":
+                                      ("touched", not touched)}, {}, confidence)
+        if knocked:
+            where = ", ".join(f"oracle {o} at ({game.dice[o].x:.0f}, {game.dice[o].y:.0f})" for o in knocked)
+            draft.note = f"Put {where} back where it stood."
+        unreadable = [h for h in heroes if self._label(observed[h]) is None]
+        if unreadable:
+            h = unreadable[0]
+            return [self._ask(draft, "cocked", f"Is hero die {self.camera_id(h)} resting on an edge or a corner?",
+                              {"yes: roll again": True, "no: read it again": "reread"},
+                              "its top face cannot be read")]
+        asked: list[Call | Question] = []
+        for h in heroes:
+            choices = self._face_choices(h)
+            if observed[h].face.confidence < self.config.min_confidence:
+                asked.append(self._ask(draft, f"face:{h}", f"Which face does hero die {self.camera_id(h)} show?",
+                                       {c: c for c in choices}, f"the reading {observed[h].face.label} has confidence "
+                                       f"{observed[h].face.confidence:.2f}"))
+            elif not game.collection.face_allowed(game.dice[h].name, facts[f"face:{h}"]):
+                asked.append(self._ask(draft, f"face:{h}", f"Hero die {self.camera_id(h)} reads {facts[f'face:{h}']}, "
+                                       "which it does not carry: which face does it show?", {c: c for c in choices},
+                                       "unexpected face"))
+        return asked or [self._commit(draft, confidence)]
+
+    def _face_choices(self, die_id: int) -> tuple[str, ...]:
+        """Every face a die may show: its known faces, then any symbol where a face is not known."""
+        coll = self.game.collection
+        name = self.game.dice[die_id].name
+        known = coll.known_faces(name)
+        if "?" in coll.dice[name]:
+            return known + tuple(s for s in coll.symbols if s not in known)
+        return known
+
+    def _match_faces(self, heroes: list[int], pool: list[DieObservation]) -> dict[int, DieObservation] | None:
+        coll = self.game.collection
+        for combo in itertools.permutations(pool, len(heroes)):
+            if all(self._label(obs) is None or coll.face_allowed(self.game.dice[h].name, self._label(obs))
+                   for h, obs in zip(heroes, combo)):
+                return dict(zip(heroes, combo))
+        return None
+
+    # moves and flicks
+
+    def _displaced_oracles(self, snap: TableSnapshot) -> list[int]:
+        """Engine oracles in play whose die is gone or has moved from where the engine has it."""
+        found = []
+        for d in self.game.oracle_dice():
+            if d.status != "play" or d.x is None:
+                continue
+            cam = self.camera_id(d.id)
+            if cam is None:
+                continue
+            obs = self._find(snap, cam)
+            if obs is None or not obs.on_mat:
+                found.append(d.id)
+                continue
+            x, y = self._area(obs)
+            if math.hypot(x - d.x, y - d.y) > self.config.still_mm:
+                found.append(d.id)
+        return found
+
+    def _main(self, step: dict[str, Any], snap: TableSnapshot) -> list[Call | Question]:
+        game = self.game
+        player = step["player"]
+        displaced = self._displaced_oracles(snap)
+        if not displaced:
+            return self._maybe_wake(player, snap)
+        options = game.may_move(player)
+        played = [o for o in displaced if o in options]
+        if not played:
+            mine = [o for o in displaced if game.dice[o].owner == player]
+            why = (f"oracle(s) {', '.join(map(str, mine or displaced))} moved, but player {player} may move "
+                   f"{', '.join(map(str, options)) or 'no oracle'} now: put them back where they were. ")
+            return [self._make_call("illegal-move", [], [], 1.0, prefix=why)]
+        if len(played) > 1:
+            played.sort(key=lambda o: -self._travel(o, snap))
+        return self._flick({"what": "shot", "by": player, "die": played[0]}, snap,
+                           prefix=[(player, Move(played[0]))])
+
+    def _maybe_wake(self, player: int, snap: TableSnapshot) -> list[Call | Question]:
+        game = self.game
+        legal = [a for a in game.legal_actions(player) if isinstance(a, Wake)]
+        for action in legal:
+            cam = self.camera_id(action.oracle)
+            obs = self._find(snap, cam) if cam is not None else None
+            gardens = {"temples": [t.index for t in game.temples if t.owner == player and t.status == "standing"]}
+            if obs is not None and obs.on_mat and self._in_garden(gardens, obs):
+                return [self.player_action(player, action)]
+        return []
+
+    def _travel(self, oracle: int, snap: TableSnapshot) -> float:
+        d = self.game.dice[oracle]
+        obs = self._find(snap, self.camera_id(oracle))
+        if obs is None or not obs.on_mat:
+            return math.inf
+        x, y = self._area(obs)
+        return math.hypot(x - (d.x or 0), y - (d.y or 0))
+
+    def _push(self, step: dict[str, Any], snap: TableSnapshot) -> list[Call | Question]:
+        if step["oracle"] not in self._displaced_oracles(snap):
+            return []
+        return self._flick({"what": "push", "by": step["player"], "die": step["oracle"], "temple": step["temple"]}, snap,
+                           prefix=[(step["player"], PushBack(step["oracle"]))])
+
+    def _flick(self, step: dict[str, Any], snap: TableSnapshot, prefix: list[tuple[int, Any]]) -> list[Call | Question]:
+        """Work out an :class:`Outcome` from the snapshot, asking where a fact is too close to call."""
+        game = self.game
+        cfg = self.config
+        if not prefix and not self._displaced_oracles(snap) and not any(s.toppled for s in snap.stacks):
+            spitter = self.camera_id(step["die"]) if step["what"] == "spit" else None
+            if spitter is None or spitter not in snap.moved or snap.timestamp <= self._consumed_at:
+                return []
+        played = step["die"] if step["what"] != "spit" else None
+        facts: dict[str, Any] = {}
+        questions: list[tuple[str, str, dict[str, Any], str]] = []
+        flips: dict[str, tuple[str, Any]] = {}
+        rests: dict[int, tuple[float, float, float, str | None]] = {}
+        displaced = self._displaced_oracles(snap)
+        if played is not None and played not in displaced:
+            displaced.append(played)
+        confidence = 1.0
+        for o in displaced:
+            cam = self.camera_id(o)
+            obs = self._find(snap, cam) if cam is not None else None
+            die = game.dice[o]
+            if obs is None or not obs.on_mat:
+                facts[f"left:{o}"] = True
+                flips[f"in:{o}"] = (f"left:{o}", False)
+                continue
+            x, y = self._area(obs)
+            margin = min(x, y, game.table.size_x - x, game.table.size_y - y)
+            facts[f"left:{o}"] = margin < 0
+            flips[f"{'in' if margin < 0 else 'out'}:{o}"] = (f"left:{o}", margin >= 0)
+            if abs(margin) <= cfg.line_margin_mm:
+                questions.append((f"left:{o}", f"Did oracle {o} leave the play area?", {"yes": True, "no": False},
+                                  f"its centre is {abs(margin):.1f} mm from the area's edge"))
+            face = self._label(obs)
+            if face is not None and obs.face.confidence < cfg.min_confidence:
+                choices = self._face_choices(o)
+                questions.append((f"face:{o}", f"Which face does oracle {o} show now?", {c: c for c in choices},
+                                  f"reading {face} at confidence {obs.face.confidence:.2f}"))
+            if face is not None and not game.collection.face_allowed(die.name, face):
+                face = None
+            facts[f"face:{o}"] = face
+            confidence = min(confidence, obs.face.confidence if face is not None else 1.0)
+            rests[o] = (min(max(x, 0.0), game.table.size_x), min(max(y, 0.0), game.table.size_y), obs.angle_deg % 90, face)
+            for temple in game.temples:
+                if temple.status != "standing" or not game.opposed(die.owner, temple.owner):
+                    continue
+                gap = min(math.hypot(cx - temple.x, cy - temple.y) for cx, cy in game.table.corners(x, y, obs.angle_deg)) \
+                    - game.table.sacred_radius
+                key = f"sacred:{o}:{temple.index}"
+                facts[key] = gap < 0
+                flips[f"{'clear' if gap < 0 else 'sacred'}:{o}:{temple.index}"] = (key, gap >= 0)
+                if abs(gap) <= cfg.line_margin_mm:
+                    questions.append((key, f"Is oracle {o} in the sacred garden of temple {temple.index}?",
+                                      {"yes": True, "no": False}, f"its nearest corner is {abs(gap):.1f} mm from the line"))
+            if game.options.fortress and game.table.fortress is not None:
+                fx, fy, fr = game.table.fortress
+                gap = math.hypot(x - fx, y - fy) - fr
+                facts[f"fortress:{o}"] = gap <= 0
+                if abs(gap) <= cfg.line_margin_mm:
+                    questions.append((f"fortress:{o}", f"Is oracle {o} in the fortress?", {"yes": True, "no": False},
+                                      f"its centre is {abs(gap):.1f} mm from the fortress line"))
+        facts["touched"] = [o for o in displaced if o != played]
+        # a fallen temple
+        facts["toppled"] = None
+        facts["toppled_touches"] = False
+        facts["toppled_left"] = False
+        for stack in snap.stacks:
+            if not stack.toppled:
+                self._topples_seen.discard(stack.stack_id)
+                continue
+            if stack.stack_id in self._topples_seen:
+                continue
+            temple = self._temple_of(stack)
+            if temple is None or game.temples[temple].status != "standing":
+                continue
+            facts["toppled"] = temple
+            facts["topple_stack"] = stack.stack_id
+            flips["not-toppled"] = ("toppled", None)
+            nearest = math.inf
+            for sx, sy in stack.scattered_to:
+                ax, ay = sx - cfg.area_origin_mm[0], sy - cfg.area_origin_mm[1]
+                if not game.table.inside(ax, ay):
+                    facts["toppled_left"] = True
+                for o in game.oracle_dice():
+                    pos = (rests[o.id][0], rests[o.id][1]) if o.id in rests else (o.x, o.y)
+                    if o.status == "play" and pos[0] is not None and not facts.get(f"left:{o.id}"):
+                        nearest = min(nearest, math.hypot(ax - pos[0], ay - pos[1]) - game.options.die_mm)
+            facts["toppled_touches"] = nearest <= cfg.touch_mm
+            flips["temple-touches" if nearest > cfg.touch_mm else "temple-clear"] = ("toppled_touches", nearest > cfg.touch_mm)
+            if abs(nearest - cfg.touch_mm) <= cfg.line_margin_mm:
+                questions.append(("toppled_touches", f"Does the fallen die of temple {temple} touch an oracle?",
+                                  {"yes": True, "no": False}, f"the gap is about {max(nearest, 0):.1f} mm"))
+            break
+        # Séduction: a Petit gris knocked off its oracle
+        facts["dislodged"] = []
+        for oracle, hero in game.seduced.items():
+            cam = self.camera_id(hero)
+            obs = self._find(snap, cam) if cam is not None else None
+            if cam is None:
+                continue
+            host = rests.get(oracle)
+            hx, hy = (host[0], host[1]) if host else (game.dice[oracle].x, game.dice[oracle].y)
+            if obs is None or obs.level != 2 or hx is None or math.hypot(self._area(obs)[0] - hx, self._area(obs)[1] - hy) > game.options.die_mm / 2:
+                facts["dislodged"].append(oracle)
+
+        def build(f: dict[str, Any]) -> list[tuple[int, Any]]:
+            left = tuple(o for o in displaced if f.get(f"left:{o}"))
+            moved = tuple((o, round(x, 1), round(y, 1), round(a, 1), f.get(f"face:{o}"))
+                          for o, (x, y, a, _) in sorted(rests.items()) if o not in left)
+            sacred = tuple((int(k.split(":")[1]), int(k.split(":")[2])) for k, v in sorted(f.items())
+                           if k.startswith("sacred:") and v and int(k.split(":")[1]) not in left)
+            fortress = next((int(k.split(":")[1]) for k, v in sorted(f.items())
+                             if k.startswith("fortress:") and v and int(k.split(":")[1]) not in left), None)
+            outcome = Outcome(moved=moved, touched=tuple(f["touched"]), left=left, sacred=sacred, toppled=f["toppled"],
+                              toppled_touches=f["toppled_touches"] if f["toppled"] is not None else False,
+                              toppled_left=f["toppled_left"] if f["toppled"] is not None else False,
+                              fortress=fortress if game.options.fortress else None,
+                              dislodged=tuple(f["dislodged"]))
+            return [(CHANCE, outcome)]
+
+        draft = _Draft(facts, build, flips, {}, confidence, prefix=list(prefix))
+        if questions:
+            for fact, text, choices, why in questions:
+                self._ask(draft, fact, text, choices, why)
+            return list(self.questions.values())
+        return [self._commit(draft, confidence)]
+
+    def _temple_of(self, stack: Any) -> int | None:
+        for cam in stack.dice:
+            eng = self.binding.get(cam)
+            if eng is not None and self.game.dice[eng].role == "temple":
+                return next(t.index for t in self.game.temples if eng in t.dice)
+        ox, oy = self.config.area_origin_mm
+        for t in self.game.temples:
+            if math.hypot(stack.x_mm - ox - t.x, stack.y_mm - oy - t.y) <= self.game.options.die_mm:
+                return t.index
+        return None
+
+    # ---- calls and questions -----------------------------------------------------------------
+
+    def _label(self, obs: DieObservation) -> str | None:
+        """The collection's name for a reading: the camera's face library names faces with plain
+        letters, digits and dashes ("crane-yorick" for Crâne Yorick)."""
+        raw = obs.face.symbol
+        if raw is None:
+            return None
+        if self._names[0] is not self.game.collection:
+            coll = self.game.collection
+            self._names = (coll, {face_slug(n): n for n in (*coll.symbols, *coll.characters)})
+        return self._names[1].get(face_slug(raw), raw)
+
+    def _find(self, snap: TableSnapshot, cam: int | None) -> DieObservation | None:
+        """The observation of camera die ``cam``, or ``None`` if it is not seen. A die the tracker now
+        places inside a temple's stack is not the oracle or hero it was: that die is taken as gone."""
+        if cam is None:
+            return None
+        for d in snap.dice:
+            if d.die_id == cam:
+                if d.stack_id is not None and self._in_temple_stack(snap, d):
+                    return None
+                return d
+        return None
+
+    def _in_temple_stack(self, snap: TableSnapshot, obs: DieObservation) -> bool:
+        own = self.binding.get(obs.die_id)
+        if own is None or self.game.dice[own].role == "temple":
+            return False
+        stack = next((s for s in snap.stacks if s.stack_id == obs.stack_id), None)
+        return stack is not None and any(
+            c != obs.die_id and c in self.binding and self.game.dice[self.binding[c]].role == "temple" for c in stack.dice)
+
+    def _ask(self, draft: _Draft, fact: str, text: str, choices: dict[str, Any], why: str) -> Question:
+        qid = next(self._ids)
+        question = Question(qid, text, tuple(choices), reason=why)
+        draft.open[qid] = (fact, choices)
+        self._draft = draft
+        self.questions[qid] = question
+        return question
+
+    def _commit(self, draft: _Draft, confidence: float) -> Call:
+        start = len(self.game.history)
+        actions = draft.prefix + draft.build(draft.facts)
+        trial = self.game.clone()
+        try:
+            for player, action in actions:
+                trial.apply(player, action)
+        except RuleError as exc:
+            # nothing is applied: the engine stays exactly as it was
+            return self._make_call("refused", [], [], 1.0, prefix=f"the table does not fit the rules: {exc.reason}. ")
+        events: list[Event] = []
+        applied: list[tuple[int, Any]] = []
+        for player, action in actions:
+            events.extend(self.game.apply(player, action))
+            applied.append((player, action))
+        if self._last is not None:
+            self._consumed_at = max(self._consumed_at, self._last.timestamp)
+        if draft.facts.get("topple_stack") is not None:
+            self._topples_seen.add(draft.facts["topple_stack"])
+        call = self._make_call(None, events, applied, confidence, alternatives=tuple(draft.flips), suffix=draft.note)
+        self._records[call.call_id] = _Record(call, start, dict(draft.facts), draft.build, dict(draft.flips), list(draft.prefix))
+        return call
+
+    def _make_call(self, decision: str | None, events: list[Event], actions: list[tuple[int, Any]], confidence: float,
+                   prefix: str = "", overrules: int | None = None, alternatives: tuple[str, ...] = (),
+                   suffix: str = "") -> Call:
+        kinds = [e.kind for e in events]
+        headline = next((k for k in PRIORITY if k in kinds), kinds[0] if kinds else "noted")
+        decision = decision or headline
+        quote = RULES.get(decision) or RULES.get(headline, "")
+        text = " ".join(e.text[0].upper() + e.text[1:] + "." for e in events if e.kind not in ("flick",))
+        reason = " ".join(part for part in (prefix.strip(), text, suffix) if part)
+        if quote:
+            reason += f" Rule: {quote}"
+        if self.may_move() and not self.game.is_over():
+            reason += f" Player {self.game.queue[0]['player']} may move oracle(s) {', '.join(map(str, self.may_move()))}."
+        call = Call(next(self._ids), decision, reason, confidence, tuple(actions), tuple(events), alternatives, overrules)
+        self.calls.append(call)
+        return call
