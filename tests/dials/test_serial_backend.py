@@ -119,18 +119,29 @@ def test_wheel_turns_and_presses_on_two_boards_become_events(boards: list[PtyBoa
 def test_wheel_events_never_show_a_position_the_wheel_did_not_settle_on(boards: list[PtyBoard]) -> None:
     a = boards[0]
     cid = a.world.uid.hex()
+    settle_s = a.config["wheel_settle_ms"] / 1000
     seen: list[ControllerEvent] = []
+    rests: dict[int, float] = {}
     with backend_for(Usb(a)) as backend:
-        wait_for(backend, settled(backend, cid, number=0), seen=seen)
-        # Sweep from 0 to 9 quickly, pausing briefly on each position, then rest on 9.
+        wait_state(backend, cid, number=0)
+        # Sweep from 0 to 9 quickly, resting briefly on each position, then stay on 9.
         for pos in range(1, 10):
             a.set_raw("number", 0)
             time.sleep(0.002)
+            before = time.monotonic()
             a.turn("number", pos)
             time.sleep(0.01)
-        wait_for(backend, settled(backend, cid, number=9), seen=seen)
+            if pos < 9:
+                a.set_raw("number", 0)
+            rests[pos] = time.monotonic() - before  # at least as long as the wheel rested there
+        wait_state(backend, cid, number=9)
+        seen.extend(backend.events())
+    # Only positions the wheel really rested on for the settle time may show (9, and any position
+    # where this test's thread was held up long enough).
+    allowed = {None, 0, 9} | {pos for pos, rest in rests.items() if rest >= settle_s}
     numbers = [e.state.number for e in seen if e.kind == EventKind.WHEEL]
-    assert set(numbers) <= {0, None, 9}
+    assert 9 in numbers
+    assert set(numbers) <= allowed
 
 
 def test_unplug_and_replug_are_survived(boards: list[PtyBoard]) -> None:
@@ -154,7 +165,7 @@ def test_unplug_and_replug_are_survived(boards: list[PtyBoard]) -> None:
         a.turn("number", 5)
         a.plug()
         back = wait_for(backend, lambda e: e.kind == EventKind.CONNECTED and e.controller_id == ida, seen=seen)
-        assert back.state.connected
+        assert back.state.connected and back.state.number == 5  # comes back settled, not "turning"
         wait_state(backend, ida, number=5)
         seen.extend(backend.events())
         deadline = time.monotonic() + 1.0
@@ -174,7 +185,7 @@ def test_a_silent_board_is_marked_disconnected_and_comes_back(boards: list[PtyBo
         a.mute()
         muted_at = time.monotonic()
         gone = wait_for(backend, lambda e: e.kind == EventKind.DISCONNECTED)
-        assert 0.25 < time.monotonic() - muted_at < 1.0
+        assert 0.25 < time.monotonic() - muted_at < 3.0
         assert "heartbeat" in gone.detail
         a.mute(False)
         wait_for(backend, lambda e: e.kind == EventKind.CONNECTED)
@@ -252,16 +263,61 @@ def test_explicit_ports_and_set_led(boards: list[PtyBoard]) -> None:
             backend.set_led("nope", LedMode.ON)
 
 
-def test_a_port_that_is_not_a_bitbox_board_is_reported_and_left_alone(tmp_path) -> None:
+def test_a_port_that_is_not_a_bitbox_board_is_reported_once_and_left_alone(tmp_path) -> None:
     master, slave = os.openpty()
     try:
         port = os.ttyname(slave)
-        with SerialBackend([port], rescan_interval=0.05, hello_timeout=0.1, hello_attempts=1,
-                           retry_interval=5.0) as backend:
+        with SerialBackend([port], rescan_interval=0.02, hello_timeout=0.05, hello_attempts=1,
+                           retry_interval=0.05) as backend:
             error = wait_for(backend, lambda e: e.kind == EventKind.ERROR)
             assert "no answer" in error.detail and port in error.detail
+            time.sleep(0.5)
+            assert [e for e in backend.events() if e.kind == EventKind.ERROR] == []
+            assert 2 <= backend.counters(port)["unanswered"] <= 5  # asked again, less and less often
             assert backend.states() == {}
+        # Each probe ended with Ctrl-B, so a plain MicroPython board is back at its normal prompt (the
+        # last probe may have been cut short by close()).
+        os.set_blocking(master, False)
+        sent = os.read(master, 4096)
+        assert sent.count(b"\r\x02") >= max(1, sent.count(b"\x00") - 1)
     finally:
+        os.close(master)
+        os.close(slave)
+
+
+def test_a_board_with_another_protocol_version_is_named(tmp_path) -> None:
+    import select
+    import threading
+    import tty
+
+    master, slave = os.openpty()
+    tty.setraw(slave)
+    stop = threading.Event()
+
+    def newer_firmware() -> None:
+        decoder = framing.FrameDecoder()
+        while not stop.is_set():
+            if not select.select([master], [], [], 0.01)[0]:
+                continue
+            for item in decoder.feed(os.read(master, 1024)):
+                if isinstance(item, bytes):
+                    reply = bytearray(protocol.encode(protocol.HELLO, 0, reply_to=protocol.peek(item)[2], profile=0,
+                                                      uid=b"\x09" * 8, version="2.0.0"))
+                    reply[0] = 2
+                    os.write(master, framing.encode_frame(bytes(reply)))
+
+    thread = threading.Thread(target=newer_firmware, daemon=True)
+    thread.start()
+    try:
+        port = os.ttyname(slave)
+        with SerialBackend([port], rescan_interval=0.05, hello_timeout=0.2) as backend:
+            error = wait_for(backend, lambda e: e.kind == EventKind.ERROR and "firmware flash" in e.detail)
+            assert "protocol version 2" in error.detail and "bitbox firmware flash" in error.detail
+            assert backend.states() == {}
+            assert backend.counters(port)["version"] >= 1
+    finally:
+        stop.set()
+        thread.join()
         os.close(master)
         os.close(slave)
 
@@ -273,5 +329,5 @@ def test_close_is_quick_and_idempotent(boards: list[PtyBoard]) -> None:
     start = time.monotonic()
     backend.close()
     backend.close()
-    assert time.monotonic() - start < 1.0
+    assert time.monotonic() - start < 3.0
     assert backend.closed

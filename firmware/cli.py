@@ -1,0 +1,317 @@
+"""``bitbox firmware ...``: put the controller firmware on a Pico, list the connected controllers.
+
+``flash`` builds the board's config.json from the hardware data files and copies it with the
+firmware's files using mpremote (its command line: mpremote has no stable Python API).
+``list`` talks the firmware's own protocol to each candidate port and shows who answers.
+``bootloader`` reboots a controller into its UF2 drive, to update MicroPython itself.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
+from typing import Any, TextIO
+
+import serial.tools.list_ports
+
+from controller.cli import CommandError
+from controller.dials.backend import ControllerError
+from controller.dials.ladders import DataFileError
+from controller.dials.serial_backend import matching_ports
+from controller.dials.serial_link import SerialLink
+from controller.paths import FIRMWARE_DIR
+from firmware import board_config
+from firmware.board.control import FIRMWARE_VERSION
+
+#: The folder whose files go onto the board.
+BOARD_DIR = FIRMWARE_DIR / "board"
+
+#: Board files that are not copied (the host's package marker).
+NOT_COPIED = ("__init__.py",)
+
+#: Longest an mpremote run may take (it waits forever for a REPL that never comes).
+MPREMOTE_TIMEOUT = 60.0
+
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "firmware",
+        help="flash the controller firmware onto a Pico, list connected controllers",
+        description="The USB controller build runs our MicroPython firmware on a Raspberry Pi Pico. "
+        "Install MicroPython on the Pico first (UF2 drag-and-drop, see firmware/README.md), then "
+        "flash the firmware with `bitbox firmware flash`.",
+    )
+    sub = parser.add_subparsers(dest="firmware_command", metavar="ACTION", required=True)
+
+    flash = sub.add_parser(
+        "flash",
+        help="copy the firmware and its configuration onto a Pico running MicroPython",
+        description="Build the board's config.json from the pin map, the wheel ladders and the "
+        "firmware settings, stop the running firmware if there is one, copy the firmware files "
+        "and config.json with mpremote, reset the board and check that it answers. A calibration "
+        "already stored on the board is kept.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog="examples:\n"
+        "  bitbox firmware flash                      # the one Pico plugged in\n"
+        "  bitbox firmware flash --port /dev/ttyACM1\n"
+        "  bitbox firmware flash --dry-run            # print the mpremote command only",
+    )
+    flash.add_argument("--port", help="serial port of the Pico (default: the one Pico running MicroPython found on USB)")
+    flash.add_argument("--config", type=Path, default=board_config.DEFAULT_PINMAP, metavar="PINMAP",
+                       help="USB build pin map (default: hardware/pinmap-usb.toml)")
+    flash.add_argument("--ladders", type=Path, default=board_config.DEFAULT_LADDERS, metavar="TOML",
+                       help="wheel ladder design (default: hardware/ladders.toml)")
+    flash.add_argument("--settings", type=Path, default=board_config.DEFAULT_SETTINGS, metavar="TOML",
+                       help="firmware timings (default: firmware/settings.toml)")
+    flash.add_argument("--mpremote", metavar="PATH", help="mpremote program to use (default: found on PATH)")
+    flash.add_argument("--dry-run", action="store_true", help="print the mpremote command and the config, copy nothing")
+    flash.add_argument("--no-check", action="store_true", help="do not wait for the board to answer after the reset")
+    flash.set_defaults(handler=flash_command)
+
+    lst = sub.add_parser(
+        "list",
+        help="show connected controllers: port, firmware version, board id",
+        description="Find Picos on USB (VID:PID from hardware/pinmap-usb.toml) or take the given "
+        "ports, and ask each one who it is over the firmware's protocol. Boards that do not answer "
+        "are listed too, with what to do.",
+    )
+    lst.add_argument("--port", nargs="+", metavar="PORT", help="ports to ask (default: every Pico found on USB)")
+    lst.add_argument("--timeout", type=float, default=0.5, metavar="SECONDS", help="how long each board has to answer")
+    lst.add_argument("--json", action="store_true", help="print a JSON list")
+    lst.set_defaults(handler=list_command)
+
+    boot = sub.add_parser(
+        "bootloader",
+        help="reboot a controller into its USB bootloader (to update MicroPython)",
+        description="Ask the firmware to reboot the Pico into its UF2 bootloader: it then shows up "
+        "as a USB drive (RPI-RP2) where a new MicroPython .uf2 file can be dropped.",
+    )
+    boot.add_argument("--port", help="serial port of the controller (default: the one found on USB)")
+    boot.set_defaults(handler=bootloader_command)
+
+
+# ---- finding boards ---------------------------------------------------------------------------
+
+def find_ports(comports: Callable[[], Iterable[Any]] = serial.tools.list_ports.comports,
+               pinmap: Path = board_config.DEFAULT_PINMAP) -> list[Any]:
+    """Serial ports with the USB identity of a Pico running MicroPython."""
+    try:
+        vid_pid = board_config.usb_identity(pinmap)
+    except DataFileError as exc:
+        raise CommandError(str(exc)) from None
+    return matching_ports(comports, vid_pid)
+
+
+def pick_port(port: str | None, comports: Callable[[], Iterable[Any]] = serial.tools.list_ports.comports,
+              pinmap: Path = board_config.DEFAULT_PINMAP) -> str:
+    """``port`` if given, else the only Pico on USB; :class:`CommandError` when there are none or several."""
+    if port:
+        return port
+    found = find_ports(comports, pinmap)
+    if not found:
+        raise CommandError(
+            "no Raspberry Pi Pico running MicroPython found on USB. Plug it in with a data cable; a new Pico "
+            "needs MicroPython first (hold BOOTSEL while plugging it in and drop the MicroPython .uf2 file on "
+            "the RPI-RP2 drive, see firmware/README.md); or give --port")
+    if len(found) > 1:
+        listing = ", ".join(f"{p.device} (serial {p.serial_number or '?'})" for p in found)
+        raise CommandError(f"several Picos found ({listing}); choose one with --port")
+    return found[0].device
+
+
+def probe(port: str, timeout: float = 0.5, serial_factory: Callable[..., Any] | None = None) -> dict[str, Any]:
+    """Ask the board on ``port`` who it is; a row for ``bitbox firmware list`` (never raises)."""
+    row: dict[str, Any] = {"port": port, "status": "", "id": "", "firmware": "", "calibration": "", "detail": ""}
+    kwargs = {} if serial_factory is None else {"serial_factory": serial_factory}
+    link = SerialLink(port, timeout=timeout, **kwargs)
+    try:
+        link.open()
+    except ControllerError as exc:
+        row.update(status="unavailable", detail=str(exc))
+        return row
+    try:
+        info = link.hello()
+        row.update(status="ok", id=info.controller_id, firmware=info.firmware_version, calibration=info.profile)
+        if info.firmware_version != FIRMWARE_VERSION:
+            row["detail"] = f"this bitbox ships firmware {FIRMWARE_VERSION}: update with `bitbox firmware flash --port {port}`"
+        elif info.profile == "corrupt":
+            row["detail"] = f"stored calibration failed its check: run `bitbox calibrate dials --build usb --port {port}`"
+        elif info.profile == "nominal":
+            row["detail"] = f"not calibrated yet: run `bitbox calibrate dials --build usb --port {port}`"
+    except ControllerError as exc:
+        if link.peer_version is not None:
+            row.update(status="other protocol", detail=str(exc))
+        else:
+            row.update(status="no firmware",
+                       detail=f"no bitbox firmware answered (plain MicroPython?): run `bitbox firmware flash --port {port}`")
+            link.restore_repl()
+    finally:
+        link.close()
+    return row
+
+
+def list_command(args: argparse.Namespace, out: TextIO | None = None,
+                 comports: Callable[[], Iterable[Any]] = serial.tools.list_ports.comports) -> int:
+    out = out or sys.stdout
+    if args.port:
+        ports = [(p, "") for p in args.port]
+    else:
+        ports = [(p.device, p.serial_number or "") for p in find_ports(comports)]
+    rows = []
+    for port, usb_serial in ports:
+        row = probe(port, args.timeout)
+        row["usb_serial"] = usb_serial
+        rows.append(row)
+    if args.json:
+        out.write(json.dumps(rows, indent=1) + "\n")
+        return 0 if any(r["status"] == "ok" for r in rows) else 1
+    if not rows:
+        out.write("no Raspberry Pi Pico found on USB (plugged in with a data cable? `bitbox firmware flash` "
+                  "explains the set-up)\n")
+        return 1
+    header = ("PORT", "STATUS", "BOARD ID", "FIRMWARE", "CALIBRATION")
+    table = [header] + [(r["port"], r["status"], r["id"] or "-", r["firmware"] or "-", r["calibration"] or "-")
+                        for r in rows]
+    widths = [max(len(line[i]) for line in table) for i in range(len(header))]
+    for line in table:
+        out.write("  ".join(cell.ljust(w) for cell, w in zip(line, widths)).rstrip() + "\n")
+    for r in rows:
+        if r["detail"]:
+            out.write(f"{r['port']}: {r['detail']}\n")
+    return 0 if any(r["status"] == "ok" for r in rows) else 1
+
+
+# ---- flashing -------------------------------------------------------------------------------
+
+def find_mpremote(explicit: str | None = None) -> str:
+    """The mpremote program to run; :class:`CommandError` saying how to install it when missing."""
+    if explicit:
+        path = shutil.which(explicit)
+        if path is None:
+            raise CommandError(f"mpremote not found at {explicit!r}")
+        return path
+    path = shutil.which("mpremote")
+    if path is None:
+        beside = Path(sys.executable).parent / "mpremote"
+        if beside.is_file():
+            return str(beside)
+        raise CommandError("mpremote is not installed: install it with `pip install 'mpremote>=1.22'` "
+                           "(it copies files onto MicroPython boards), then run this again")
+    return path
+
+
+def board_files(board_dir: Path = BOARD_DIR) -> list[Path]:
+    """The firmware files copied onto the board, in a stable order (main.py last)."""
+    files = sorted(p for p in board_dir.glob("*.py") if p.name not in NOT_COPIED)
+    files.sort(key=lambda p: p.name == "main.py")
+    return files
+
+
+def flash_command_line(mpremote: str, port: str, files: Sequence[Path | str], config_json: Path | str) -> list[str]:
+    """The mpremote command that copies the firmware and its config.json, then hard-resets the board.
+
+    main.py goes last, so a copy cut short leaves no main.py that imports a missing module.
+    """
+    return ([mpremote, "connect", port, "fs", "cp", *[str(f) for f in files], ":",
+             "+", "fs", "cp", str(config_json), ":config.json", "+", "reset"])
+
+
+def stop_running_firmware(port: str, timeout: float = 0.5) -> bool:
+    """Ask a running bitbox firmware to hand the port to the REPL; ``False`` if none answered."""
+    try:
+        with SerialLink(port, timeout=timeout) as link:
+            link.stop()
+            return True
+    except ControllerError as exc:
+        if "busy" in str(exc) or "permission" in str(exc) or "no serial device" in str(exc):
+            raise CommandError(str(exc)) from None
+        return False
+
+
+def wait_for_hello(port: str, deadline_s: float = 10.0) -> Any:
+    """The board's HELLO after a reset, or ``None`` if it did not come back in time."""
+    deadline = time.monotonic() + deadline_s
+    while time.monotonic() < deadline:
+        time.sleep(0.5)
+        try:
+            with SerialLink(port, timeout=0.5) as link:
+                return link.hello()
+        except ControllerError:
+            continue
+    return None
+
+
+def run_mpremote(command: Sequence[str], port: str,
+                 runner: Callable[..., subprocess.CompletedProcess] = subprocess.run,
+                 timeout: float = MPREMOTE_TIMEOUT) -> None:
+    """Run an mpremote command line; :class:`CommandError` with mpremote's last words and what to check."""
+    try:
+        result = runner(list(command), capture_output=True, text=True, timeout=timeout)
+    except FileNotFoundError:
+        raise CommandError(f"could not run {command[0]}: reinstall mpremote (`pip install 'mpremote>=1.22'`)") from None
+    except subprocess.TimeoutExpired:
+        raise CommandError(f"mpremote got no REPL on {port} within {timeout:g} s: unplug the Pico, plug it in "
+                           "while holding the ready button (the firmware then stays out of the way) and flash "
+                           "again") from None
+    if result.returncode != 0:
+        detail = (result.stderr or result.stdout or "").strip().splitlines()
+        tail = detail[-1] if detail else f"exit status {result.returncode}"
+        raise CommandError(f"mpremote failed on {port}: {tail}. Check the port (`bitbox firmware list`), that no "
+                           "other program holds it (a running bitbox service, a serial terminal, ModemManager), "
+                           "and that the Pico runs MicroPython")
+
+
+def flash_command(args: argparse.Namespace, out: TextIO | None = None,
+                  runner: Callable[..., subprocess.CompletedProcess] = subprocess.run) -> int:
+    out = out or sys.stdout
+    try:
+        config = board_config.build_config(args.config, args.ladders, args.settings)
+    except DataFileError as exc:
+        raise CommandError(str(exc)) from None
+    mpremote = find_mpremote(args.mpremote)
+    port = pick_port(args.port, pinmap=args.config)
+    with tempfile.TemporaryDirectory(prefix="bitbox-flash-") as tmp:
+        config_path = board_config.write_config(config, Path(tmp) / "config.json")
+        command = flash_command_line(mpremote, port, board_files(), config_path)
+        if args.dry_run:
+            out.write(" ".join(command) + "\n")
+            out.write(config_path.read_text(encoding="utf-8"))
+            return 0
+        if stop_running_firmware(port):
+            out.write(f"stopped the running bitbox firmware on {port}\n")
+        out.write(f"copying firmware {FIRMWARE_VERSION} to {port} with mpremote\n")
+        run_mpremote(command, port, runner)
+    out.write("copied; the board restarts\n")
+    if args.no_check:
+        return 0
+    info = wait_for_hello(port)
+    if info is None:
+        out.write(f"the board on {port} did not answer after the reset; unplug it and plug it in again, then "
+                  "run `bitbox firmware list`\n")
+        return 1
+    out.write(f"controller {info.controller_id} runs bitbox firmware {info.firmware_version} on {port} "
+              f"(calibration: {info.profile})\n")
+    if info.profile != "calibrated":
+        out.write(f"next: calibrate its wheels with `bitbox calibrate dials --build usb --port {port}`\n")
+    return 0
+
+
+def bootloader_command(args: argparse.Namespace, out: TextIO | None = None) -> int:
+    out = out or sys.stdout
+    port = pick_port(args.port)
+    try:
+        with SerialLink(port, timeout=1.0) as link:
+            link.bootloader()
+    except ControllerError as exc:
+        raise CommandError(f"{exc}; a board without the bitbox firmware reboots to its bootloader with "
+                           f"`mpremote connect {port} bootloader`, or hold BOOTSEL while plugging it in") from None
+    out.write(f"the board on {port} is rebooting into its bootloader: it shows up as the RPI-RP2 drive\n")
+    return 0
