@@ -7,12 +7,12 @@ from pathlib import Path
 
 import pytest
 
-BENCH = Path(__file__).resolve().parents[2] / "bench" / "dials_serial.py"
+BENCH = Path(__file__).resolve().parents[2] / "bench" / "dials.py"
 
 
 @pytest.mark.slow
 def test_decoder_fuzz_100000_inputs() -> None:
-    spec = importlib.util.spec_from_file_location("dials_serial_bench", BENCH)
+    spec = importlib.util.spec_from_file_location("dials_bench", BENCH)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)

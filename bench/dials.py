@@ -12,7 +12,7 @@
    inserted and zeroed bytes) through the host's decoder. Counts exceptions other than the
    protocol's own and messages accepted that were never sent; both must be 0.
 
-    python bench/dials_serial.py [--turns 200] [--frames 100000] [--fuzz 100000]
+    python bench/dials.py [--turns 200] [--frames 100000] [--fuzz 100000]
 
 The last line is ``serial_latency_p99_ms: X``.
 """
