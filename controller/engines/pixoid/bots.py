@@ -2,11 +2,15 @@
 
 Pixoid scores each legal program by where it would end: never through a Bug (that is a capture),
 away from the Pix the Bugs can reach this turn, far from the nearest Bug (steps around the walls),
-with room to move next turn, taking bonus cubes on the way and drifting towards the others. A Bug scores each program by how
-many of Pixoid's possible end Pix its path covers (Pixoid moves first, so a Bug catches it by
-sweeping where it will be), by how many of the Pix Pixoid could safely flee to it will threaten
-from where it ends (cutting Pixoid off next turn), and by how close it ends to Pixoid. Ties are broken by the bot's seeded
-generator, so a seed gives the same game every time.
+with room to move next turn, taking bonus cubes on the way and drifting towards the others.
+
+A Bug scores each program by how many of Pixoid's possible end Pix its path covers (Pixoid moves
+first, so a Bug catches it by sweeping where it will be), the Pix that no Bug threatens now counting
+most since a careful Pixoid flees there; by how many of those it will threaten from where it ends
+(cutting Pixoid off next turn); by how close it ends to the Pix Pixoid can safely reach; and it
+keeps away from the other Bugs, since Bugs that bunch up sweep the same Pix.
+
+Ties are broken by the bot's seeded generator, so a seed gives the same game every time.
 """
 
 from __future__ import annotations
@@ -89,17 +93,21 @@ class PixoidBot(Bot):
         target = game.pos[game.pixoid_piece]
         reach = {index for d in range(4) for index in slides[target][d]}
         threatened = {index for p in game.bug_pieces() for d in range(4) for index in slides[game.pos[p]][d]}
-        safe = reach - threatened
+        safe = (reach - threatened) or reach or {target}
         start = game.pos[actions[0].piece]
+        partners = [game.pos[p] for p in game.bug_pieces() if p != actions[0].piece]
         best, best_score = actions[0], float("-inf")
         for action in actions:
             path = slides[start][DIRECTION_INDEX[action.direction]][: action.distance]
             end = path[-1]
+            crowding = sum(1 for other in partners if dist[end][other] <= 2)
             cover_next = sum(1 for d in range(4) for index in slides[end][d] if index in safe)
             score = (
-                50.0 * len(reach.intersection(path))
+                50.0 * len(safe.intersection(path))
+                + 15.0 * len(reach.intersection(path))
                 + 8.0 * cover_next
-                - 5.0 * dist[end][target]
+                - 5.0 * sum(dist[end][c] for c in safe) / len(safe)
+                - 12.0 * crowding
                 + self.rng.random() * 4
             )
             if score > best_score:

@@ -116,6 +116,19 @@ def test_bot_bugs_close_in() -> None:
         assert board.distances[end][game.pos[0]] < board.distances[start][game.pos[0]]
 
 
+def test_bot_bugs_catch_pixoid_in_some_rounds() -> None:
+    """Both roles can win between bots: over a dozen seeded games the Bugs catch Pixoid in some
+    rounds and Pixoid escapes in others ("Un Bug est parvenu à attraper Pixoid" and "Pixoid
+    récupère le 12e cube de la réserve" are both reachable outcomes)."""
+    endings = {"captured": 0, "escaped": 0}
+    for seed in range(12):
+        for event in play_with_bots(new_game("pixoid", seed=seed), seed):
+            if event.kind == "round-over":
+                endings["captured" if event.data.get("reason") == "captured" else "escaped"] += 1
+    assert endings["captured"] >= 5, endings
+    assert endings["escaped"] >= 5, endings
+
+
 def test_bot_fills_a_three_player_seat_with_two_bugs() -> None:
     """"Le joueur qui a deux manettes programme les déplacements de deux Bugs\": the bot answers for
     the next piece its seat still owes."""
