@@ -1,0 +1,196 @@
+"""``bitbox calibrate camera`` (lens intrinsics from a ChArUco board) and ``bitbox calibrate mat``
+(the mat's pose, the empty mat and the dice's size and colours).
+
+Profiles are written under the state folder (``BITBOX_STATE_DIR``, default ``~/.local/state/bitbox``),
+in ``camera/``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from pathlib import Path
+
+import numpy as np
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    cam = subparsers.add_parser(
+        "camera", help="measure the camera's lens from views of a ChArUco board (optional)",
+        description="Measure the lens (focal length, distortion) from 10-20 views of a printed ChArUco "
+        "board held at different angles. Optional: without it a 66 degree field of view is assumed, "
+        "which is close for the Raspberry Pi Camera Module 3 but makes the height correction less exact. "
+        "Use --board-out first to print the board.")
+    cam.add_argument("--board-out", type=Path, metavar="FILE.png|FILE.pdf",
+                     help="write the ChArUco board to print (at 100 %%), then stop")
+    cam.add_argument("--images", type=Path, metavar="DIR", help="folder of photos of the board")
+    cam.add_argument("--source", help="camera source to grab views from (picamera2, a device number...)")
+    cam.add_argument("--frames", type=int, default=15, help="views to grab from --source (default 15)")
+    cam.add_argument("--interval", type=float, default=2.0, help="seconds between grabbed views (default 2)")
+    cam.set_defaults(handler=_cmd_camera)
+
+    mat = subparsers.add_parser(
+        "mat", help="locate the mat under the camera and record the empty mat",
+        description="With the empty mat in view (no dice, no hands), find its ArUco markers, solve the "
+        "camera's position over the mat, report the reprojection error, and store the empty mat's image "
+        "(the background dice stand out from). Run again whenever the camera or the mat moves.")
+    mat.add_argument("--layout", default="puxes", help="mat layout (default puxes)")
+    mat.add_argument("--source", default="picamera2", help="camera source (default picamera2)")
+    mat.add_argument("--frames", type=int, default=5, help="frames averaged for the empty mat (default 5)")
+    mat.add_argument("--hfov", type=float, default=66.0,
+                     help="horizontal field of view in degrees when the lens is not calibrated (default 66)")
+    mat.add_argument("--max-error", type=float, default=2.0,
+                     help="largest acceptable RMS reprojection error in pixels (default 2)")
+    mat.set_defaults(handler=_cmd_mat)
+
+    dice = subparsers.add_parser(
+        "dice", help="measure the dice's size and body colours on the calibrated mat",
+        description="Put a few dice of each colour on the calibrated mat, apart from one another. "
+        "No stacks. Their silhouettes are measured against the die size of hardware/dice.toml (this sets "
+        "how heights, hence stacks, are told apart) and, with --colours, their body colours are stored in "
+        "the profile under the names you give, in the order the dice are found from left to right.")
+    dice.add_argument("--layout", default="puxes", help="mat layout (default puxes)")
+    dice.add_argument("--source", default="picamera2", help="camera source (default picamera2)")
+    dice.add_argument("--colours", nargs="+", metavar="NAME",
+                      help="colour names, one per die from left to right (e.g. white red red blue)")
+    dice.set_defaults(handler=_cmd_dice)
+
+
+def _cmd_camera(args: argparse.Namespace) -> int:
+    import cv2
+
+    from controller.cli import CommandError
+    from controller.vision.markers import CharucoSpec, calibrate_intrinsics, charuco_image
+    from controller.vision.profile import Intrinsics
+    from controller.vision.sources import FolderSource, SourceError, open_source
+
+    spec = CharucoSpec()
+    if args.board_out:
+        img = charuco_image(spec, 200 / 25.4)
+        if args.board_out.suffix.lower() == ".pdf":
+            from reportlab.lib.utils import ImageReader
+            from reportlab.pdfgen import canvas
+            import io
+
+            from PIL import Image
+            w_mm, h_mm = img.shape[1] / (200 / 25.4), img.shape[0] / (200 / 25.4)
+            buf = io.BytesIO()
+            Image.fromarray(img).save(buf, format="PNG")
+            buf.seek(0)
+            k = 72 / 25.4
+            c = canvas.Canvas(str(args.board_out), pagesize=(297 * k, 210 * k))
+            c.drawImage(ImageReader(buf), (297 - w_mm) / 2 * k, (210 - h_mm) / 2 * k, w_mm * k, h_mm * k)
+            c.setFont("Helvetica", 8)
+            c.drawString(10 * k, 8 * k, f"ChArUco {spec.columns}x{spec.rows}, squares {spec.square_mm:g} mm, "
+                         f"markers {spec.marker_mm:g} mm, {spec.dictionary}. Print at 100 %, glue flat.")
+            c.save()
+        elif not cv2.imwrite(str(args.board_out), img):
+            raise CommandError(f"could not write {args.board_out}")
+        print(f"wrote {args.board_out}: {spec.columns} x {spec.rows} squares of {spec.square_mm:g} mm; "
+              "print at 100 % and glue it on something flat")
+        return 0
+    if not args.images and not args.source:
+        raise CommandError("give --images DIR (photos of the board) or --source (a camera), "
+                           "or --board-out FILE to print the board first")
+    images = []
+    try:
+        if args.images:
+            if not args.images.is_dir():
+                raise CommandError(f"{args.images} is not a folder")
+            images = list(FolderSource(args.images))
+        else:
+            with open_source(args.source) as src:
+                for i in range(args.frames):
+                    print(f"view {i + 1}/{args.frames}: hold the board still at a new angle...")
+                    time.sleep(args.interval)
+                    images.append(src.read())
+    except SourceError as exc:
+        raise CommandError(str(exc)) from exc
+    try:
+        K, dist, rms, used = calibrate_intrinsics(images, spec)
+    except ValueError as exc:
+        raise CommandError(str(exc)) from exc
+    h, w = images[0].shape[:2]
+    path = Intrinsics(K, dist, (w, h), rms).save()
+    print(f"lens calibrated from {used} views: fx={K[0, 0]:.1f} fy={K[1, 1]:.1f} px, RMS error {rms:.2f} px")
+    print(f"saved {path}")
+    if rms > 1.0:
+        print("the error is high: use sharper views, hold the board still, cover the frame's corners")
+    return 0
+
+
+def _grab_average(source_spec: str, frames: int) -> np.ndarray:
+    from controller.vision.sources import open_source
+
+    with open_source(source_spec) as src:
+        grabbed = [src.read().astype(np.float32) for _ in range(max(1, frames))]
+    return np.clip(np.mean(grabbed, axis=0) + 0.5, 0, 255).astype(np.uint8)
+
+
+def _cmd_mat(args: argparse.Namespace) -> int:
+    from controller.cli import CommandError
+    from controller.vision.mat import MatLayoutError, load_layout
+    from controller.vision.profile import CalibrationError, Intrinsics, calibrate_mat
+    from controller.vision.sources import SourceError
+
+    try:
+        layout = load_layout(args.layout)
+        frame = _grab_average(args.source, args.frames)
+        profile = calibrate_mat(frame, layout, Intrinsics.load(), args.hfov)
+    except (MatLayoutError, SourceError, CalibrationError, ValueError) as exc:
+        raise CommandError(str(exc)) from exc
+    cam = profile.camera
+    print(f"{len(profile.marker_pixels)} of {len(layout.markers)} markers found; "
+          f"reprojection error RMS {profile.reprojection_rms_px:.2f} px, worst {profile.reprojection_max_px:.2f} px")
+    print(f"camera {cam.height_mm:.0f} mm above the mat, over ({cam.nadir_mm[0]:.0f}, {cam.nadir_mm[1]:.0f}) mm, "
+          f"tilted {cam.tilt_deg:.1f} degrees; lens {'calibrated' if cam.intrinsics_calibrated else 'assumed'}")
+    print(f"rectified view: {profile.px_per_mm:g} px/mm")
+    if profile.reprojection_rms_px > args.max_error:
+        raise CommandError(f"the reprojection error ({profile.reprojection_rms_px:.2f} px) is above "
+                           f"{args.max_error:g} px: flatten the mat, check it is the {layout.name!r} layout "
+                           "printed at 100 %, or calibrate the lens (bitbox calibrate camera)")
+    print(f"saved {profile.save()}")
+    return 0
+
+
+def _cmd_dice(args: argparse.Namespace) -> int:
+    from controller.cli import CommandError
+    from controller.vision.mat import MatLayoutError, load_layout
+    from controller.vision.pipeline import FrameAnalyser
+    from controller.vision.profile import CalibrationError, TableProfile
+    from controller.vision.sources import SourceError
+
+    try:
+        layout = load_layout(args.layout)
+        profile = TableProfile.load(layout.name)
+        frame = _grab_average(args.source, 3)
+        analyser = FrameAnalyser(layout, profile)
+        analysis = analyser.analyse(frame)
+    except (MatLayoutError, SourceError, CalibrationError, ValueError) as exc:
+        raise CommandError(str(exc)) from exc
+    dice = sorted((d for d in analysis.dice if d.on_mat and d.level == 1), key=lambda d: d.x_mm)
+    if not dice:
+        raise CommandError("no die found on the mat: put a few dice on it, apart from one another")
+    print(f"{len(dice)} dice found; heights of their top faces: "
+          f"{np.median([d.height_mm for d in dice]):.1f} mm (expected {profile.die_edge_mm:g} mm)")
+    try:
+        profile.edge_offset_px = analyser.measure_edge_offset(frame)
+    except ValueError as exc:
+        raise CommandError(str(exc)) from exc
+    print(f"silhouette edge offset: {profile.edge_offset_px:.2f} px (corrects the measured heights)")
+    if args.colours:
+        if len(args.colours) != len(dice):
+            raise CommandError(f"{len(args.colours)} colour names for {len(dice)} dice found; give one per die, "
+                               "left to right")
+        samples: dict[str, list[np.ndarray]] = {}
+        for name, d in zip(args.colours, dice):
+            cx, cy = (int(round(v)) for v in d.top_center_px)
+            half = max(2, int(d.top_size_px * 0.3))
+            patch = analysis.rectified[cy - half:cy + half, cx - half:cx + half].reshape(-1, 3)
+            grey = patch.mean(axis=1)
+            samples.setdefault(name, []).append(np.median(patch[grey >= np.median(grey)], axis=0))
+        profile.colours = {name: tuple(int(v) for v in np.median(vals, axis=0)) for name, vals in samples.items()}
+        for name, bgr in profile.colours.items():
+            print(f"  {name}: BGR {bgr}")
+    print(f"saved {profile.save()}")
+    return 0

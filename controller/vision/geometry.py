@@ -1,0 +1,214 @@
+"""Camera geometry over the mat: pose, homographies, top-down rectification and parallax.
+
+World frame: the mat's frame in mm (x right, y down, origin at the mat's top-left corner) with z pointing
+*into* the table, so that the frame is right-handed; a point ``h`` mm above the mat has ``z = -h``.
+
+Parallax: the mat-plane homography maps a point at height ``h`` to where the camera ray through it meets
+the mat, which is pushed away from the camera's nadir ``N`` by ``h * r / (H - h)`` (``r``: true distance
+from the nadir, ``H``: camera height). :func:`correct_parallax` undoes that, for any camera tilt, given the
+camera centre from the pose.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from typing import Any
+
+import cv2
+import numpy as np
+
+#: Horizontal field of view assumed when the camera's intrinsics are not calibrated (Camera Module 3).
+DEFAULT_HFOV_DEG = 66.0
+
+
+def assumed_intrinsics(image_size: tuple[int, int], hfov_deg: float = DEFAULT_HFOV_DEG) -> np.ndarray:
+    """A pinhole camera matrix for an uncalibrated camera: centred principal point, square pixels."""
+    w, h = image_size
+    f = (w / 2) / math.tan(math.radians(hfov_deg) / 2)
+    return np.array([[f, 0, w / 2], [0, f, h / 2], [0, 0, 1]], dtype=np.float64)
+
+
+@dataclasses.dataclass
+class CameraModel:
+    """A calibrated view of the mat: intrinsics ``K``, distortion, and the pose (world -> camera)."""
+
+    K: np.ndarray
+    dist: np.ndarray
+    rvec: np.ndarray
+    tvec: np.ndarray
+    image_size: tuple[int, int]          # (width, height) in px
+    intrinsics_calibrated: bool = False
+
+    @property
+    def R(self) -> np.ndarray:
+        return cv2.Rodrigues(np.asarray(self.rvec, np.float64))[0]
+
+    @property
+    def centre(self) -> np.ndarray:
+        """The camera's optical centre in world mm (z negative: above the mat)."""
+        return (-self.R.T @ np.asarray(self.tvec, np.float64).reshape(3)).ravel()
+
+    @property
+    def height_mm(self) -> float:
+        return float(-self.centre[2])
+
+    @property
+    def nadir_mm(self) -> tuple[float, float]:
+        """The point of the mat straight below the camera."""
+        c = self.centre
+        return float(c[0]), float(c[1])
+
+    @property
+    def tilt_deg(self) -> float:
+        """Angle between the optical axis and the vertical."""
+        axis = self.R.T @ np.array([0.0, 0.0, 1.0])
+        return float(math.degrees(math.acos(max(-1.0, min(1.0, axis[2])))))
+
+    def project(self, points_mm: np.ndarray) -> np.ndarray:
+        """World points (N, 3) mm -> image pixels (N, 2), with lens distortion."""
+        pts = np.asarray(points_mm, np.float64).reshape(-1, 1, 3)
+        img, _ = cv2.projectPoints(pts, np.asarray(self.rvec, np.float64), np.asarray(self.tvec, np.float64),
+                                   self.K, self.dist)
+        return img.reshape(-1, 2)
+
+    def plane_homography(self, height_mm: float = 0.0) -> np.ndarray:
+        """Homography from mat (x, y) mm on the plane ``height_mm`` above the mat to undistorted px."""
+        R = self.R
+        t = np.asarray(self.tvec, np.float64).reshape(3)
+        M = np.column_stack([R[:, 0], R[:, 1], t - height_mm * R[:, 2]])
+        Hm = self.K @ M
+        return Hm / Hm[2, 2]
+
+    def undistort_points(self, pixels: np.ndarray) -> np.ndarray:
+        """Image pixels -> the same pixels as an ideal pinhole camera (same K) would see them."""
+        pts = np.asarray(pixels, np.float64).reshape(-1, 1, 2)
+        if not np.any(self.dist):
+            return pts.reshape(-1, 2)
+        return cv2.undistortPoints(pts, self.K, self.dist, P=self.K).reshape(-1, 2)
+
+    def image_to_mat(self, pixels: np.ndarray, height_mm: float = 0.0) -> np.ndarray:
+        """Pixels -> mat (x, y) mm of the point at ``height_mm`` seen at those pixels."""
+        und = self.undistort_points(pixels).reshape(-1, 1, 2)
+        Hinv = np.linalg.inv(self.plane_homography(height_mm))
+        return cv2.perspectiveTransform(und, Hinv).reshape(-1, 2)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "K": np.asarray(self.K).tolist(), "dist": np.asarray(self.dist).ravel().tolist(),
+            "rvec": np.asarray(self.rvec).ravel().tolist(), "tvec": np.asarray(self.tvec).ravel().tolist(),
+            "image_size": list(self.image_size), "intrinsics_calibrated": self.intrinsics_calibrated,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> CameraModel:
+        return cls(np.array(data["K"], np.float64), np.array(data["dist"], np.float64),
+                   np.array(data["rvec"], np.float64), np.array(data["tvec"], np.float64),
+                   (int(data["image_size"][0]), int(data["image_size"][1])),
+                   bool(data.get("intrinsics_calibrated", False)))
+
+
+@dataclasses.dataclass(frozen=True)
+class PoseResult:
+    """A mat pose solved from marker corners, with its RMS and worst reprojection errors in px."""
+
+    camera: CameraModel
+    rms_px: float
+    max_px: float
+    points: int
+
+
+def solve_pose(mat_points: np.ndarray, image_points: np.ndarray, image_size: tuple[int, int],
+               K: np.ndarray | None = None, dist: np.ndarray | None = None,
+               hfov_deg: float = DEFAULT_HFOV_DEG) -> PoseResult:
+    """The camera's pose from mat points (mm, on the mat plane) and where they are seen (px).
+
+    Without intrinsics a pinhole with ``hfov_deg`` is assumed: the mat-plane mapping stays exact (a
+    homography has enough freedom), only the camera height, hence the parallax correction, scales with
+    the focal length's error.
+    """
+    mat_points = np.asarray(mat_points, np.float64).reshape(-1, 2)
+    image_points = np.asarray(image_points, np.float64).reshape(-1, 2)
+    if len(mat_points) < 4:
+        raise ValueError(f"need at least 4 points to find the mat's pose, got {len(mat_points)}")
+    calibrated = K is not None
+    K = np.asarray(K, np.float64) if K is not None else assumed_intrinsics(image_size, hfov_deg)
+    dist = np.zeros(5) if dist is None else np.asarray(dist, np.float64).ravel()
+    obj = np.column_stack([mat_points, np.zeros(len(mat_points))])
+    ok, rvec, tvec = cv2.solvePnP(obj, image_points, K, dist, flags=cv2.SOLVEPNP_IPPE)
+    if not ok:
+        raise ValueError("the mat's pose could not be solved from the markers found")
+    rvec, tvec = cv2.solvePnPRefineLM(obj, image_points, K, dist, rvec, tvec)
+    cam = CameraModel(K, dist, rvec.ravel(), tvec.ravel(), (int(image_size[0]), int(image_size[1])), calibrated)
+    if cam.centre[2] > 0:
+        raise ValueError("the solved camera is below the mat: check the markers' ids and positions")
+    err = np.linalg.norm(cam.project(obj) - image_points, axis=1)
+    return PoseResult(cam, float(np.sqrt(np.mean(err ** 2))), float(err.max()), len(obj))
+
+
+def correct_parallax(plane_xy: np.ndarray, height_mm: float | np.ndarray, camera_centre: np.ndarray
+                     ) -> np.ndarray:
+    """Where a point at ``height_mm`` really is, given where its camera ray meets the mat plane.
+
+    The ray from the camera centre ``C`` (z = -H) through the plane point ``P`` reaches height ``h`` at
+    ``C + (P - C) * (H - h) / H``.
+    """
+    P = np.asarray(plane_xy, np.float64).reshape(-1, 2)
+    C = np.asarray(camera_centre, np.float64).ravel()
+    H = -C[2]
+    h = np.broadcast_to(np.asarray(height_mm, np.float64), (len(P),)).reshape(-1, 1)
+    return C[:2] + (P - C[:2]) * (H - h) / H
+
+
+def apply_parallax(true_xy: np.ndarray, height_mm: float | np.ndarray, camera_centre: np.ndarray) -> np.ndarray:
+    """The inverse of :func:`correct_parallax`: where on the mat plane a point at height appears."""
+    T = np.asarray(true_xy, np.float64).reshape(-1, 2)
+    C = np.asarray(camera_centre, np.float64).ravel()
+    H = -C[2]
+    h = np.broadcast_to(np.asarray(height_mm, np.float64), (len(T),)).reshape(-1, 1)
+    return C[:2] + (T - C[:2]) * H / (H - h)
+
+
+class Rectifier:
+    """Resamples camera frames to a top-down view of the mat plane at a fixed scale.
+
+    The rectified image covers the mat plus ``margin_mm`` on every side, at ``px_per_mm``; pixel
+    ``(u, v)`` is mat point ``(u / s - margin, v / s - margin)``. The lookup table is built once (it
+    includes the lens distortion) and each frame costs one ``cv2.remap``.
+    """
+
+    def __init__(self, camera: CameraModel, width_mm: float, height_mm: float, px_per_mm: float,
+                 margin_mm: float = 40.0) -> None:
+        self.camera = camera
+        self.px_per_mm = float(px_per_mm)
+        self.margin_mm = float(margin_mm)
+        self.width_px = int(round((width_mm + 2 * margin_mm) * px_per_mm))
+        self.height_px = int(round((height_mm + 2 * margin_mm) * px_per_mm))
+        us, vs = np.meshgrid(np.arange(self.width_px, dtype=np.float64),
+                             np.arange(self.height_px, dtype=np.float64))
+        xy = np.stack([us.ravel(), vs.ravel()], axis=1) / px_per_mm - margin_mm
+        if np.any(camera.dist):
+            pix = camera.project(np.column_stack([xy, np.zeros(len(xy))]))
+        else:
+            pix = cv2.perspectiveTransform(xy.reshape(-1, 1, 2), camera.plane_homography(0.0)).reshape(-1, 2)
+        mx = pix[:, 0].reshape(self.height_px, self.width_px).astype(np.float32)
+        my = pix[:, 1].reshape(self.height_px, self.width_px).astype(np.float32)
+        self._map1, self._map2 = cv2.convertMaps(mx, my, cv2.CV_16SC2)
+        w, h = camera.image_size
+        self.visible = ((mx >= 0) & (mx <= w - 1) & (my >= 0) & (my <= h - 1)).astype(np.uint8) * 255
+
+    def rectify(self, frame: np.ndarray) -> np.ndarray:
+        return cv2.remap(frame, self._map1, self._map2, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+
+    def to_mm(self, px: np.ndarray) -> np.ndarray:
+        return np.asarray(px, np.float64).reshape(-1, 2) / self.px_per_mm - self.margin_mm
+
+    def to_px(self, mm: np.ndarray) -> np.ndarray:
+        return (np.asarray(mm, np.float64).reshape(-1, 2) + self.margin_mm) * self.px_per_mm
+
+
+def native_scale(camera: CameraModel, at_mm: tuple[float, float]) -> float:
+    """Image pixels per mm on the mat plane near ``at_mm`` (mean of x and y directions)."""
+    x, y = at_mm
+    pts = camera.project(np.array([[x, y, 0], [x + 10, y, 0], [x, y + 10, 0]], np.float64))
+    return float((np.linalg.norm(pts[1] - pts[0]) + np.linalg.norm(pts[2] - pts[0])) / 20)

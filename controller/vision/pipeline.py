@@ -1,0 +1,608 @@
+"""From camera frames to :class:`~controller.vision.snapshot.TableSnapshot`.
+
+Per frame (:class:`FrameAnalyser`):
+
+1. The frame is resampled to a top-down view of the mat plane at the profile's scale (``Rectifier``).
+2. What differs from the rectified empty mat (uniform darkening and brightening excepted: shadows,
+   light) is split into regions. A region far larger than a die, that the dice finder cannot explain
+   as a cluster of dice, is an :class:`Occlusion` (a hand, an arm).
+3. Each region is measured against the camera's geometry. Seen from a camera at height ``H``, a die's
+   silhouette on the mat plane runs from its base (where it really stands, nearest the camera's nadir)
+   to its top face (magnified by ``k = H / (H - h)`` about the nadir). The silhouette's inner and outer
+   extents along the line from the nadir give both the true position and the top face's height ``h``:
+   one die (``h`` = edge) or a temple (``h`` = 2 edges). Near the nadir, where that is ambiguous, the
+   layout's temple zones and the stacks standing at the last snapshot decide.
+4. A region one die cannot explain holds touching dice: the dice finder
+   (:func:`controller.vision.dice.find_dice`) runs on that region's crop, with the empty mat as
+   background and the die's size in pixels, and its detections split the region (k-means otherwise).
+5. Each top face is cut from the camera frame itself where geometry puts it (one resampling, the
+   camera's full resolution, the side faces left out) and read by
+   :func:`controller.vision.dice.read_face`.
+
+Stillness, identities and topples are kept across snapshots by :class:`TableWatcher`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import math
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import cv2
+import numpy as np
+
+from controller.vision.geometry import Rectifier
+from controller.vision.mat import MatLayout
+from controller.vision.profile import TableProfile, markers_moved
+from controller.vision.snapshot import DieFace, Occlusion, TableSnapshot
+from controller.vision.stacks import StackTracker
+from controller.vision.stillness import MotionState, StillnessDetector
+from controller.vision.tracking import DiceTracker
+
+log = logging.getLogger(__name__)
+
+Finder = Callable[..., list]
+
+#: Placeholder face of a die measured but not read yet.
+_UNREAD = DieFace(confidence=-1.0)
+
+
+@dataclasses.dataclass(frozen=True)
+class FoundDie:
+    """A die (or the top die of a stack) measured in one frame, before tracking."""
+
+    x_mm: float
+    y_mm: float
+    level: int
+    height_mm: float                 # estimated height of the top face
+    angle_deg: float
+    face: DieFace
+    colour: str | None
+    on_mat: bool
+    at_edge: bool
+    top_center_px: tuple[float, float]   # in the rectified view
+    top_size_px: float
+    extents_mm: tuple[float, float, float] = (0.0, 0.0, 1.0)   # silhouette's inner, outer extent, g
+    assumed_level: bool = False      # level from the temple zones or history, not from the height
+
+
+@dataclasses.dataclass
+class Analysis:
+    """One frame analysed: dice, occlusions, and the intermediate images (for drawing)."""
+
+    dice: list[FoundDie]
+    occlusions: list[Occlusion]
+    rectified: np.ndarray
+    foreground: np.ndarray
+    detections: list[Any]
+
+
+def _default_finder() -> Finder:
+    from controller.vision.dice import find_dice
+    return find_dice
+
+
+class FrameAnalyser:
+    """Finds, measures and reads the dice in single frames of one calibrated mat.
+
+    ``parallax=False`` reports each die where the mat-plane homography alone puts it (the middle of
+    its silhouette), for comparison only.
+    """
+
+    def __init__(self, layout: MatLayout, profile: TableProfile, faces: Any = None,
+                 finder: Finder | None = None, diff_threshold: int = 30, parallax: bool = True) -> None:
+        if profile.background is None:
+            raise ValueError("the calibration profile has no empty-mat image; run bitbox calibrate mat")
+        self.layout = layout
+        self.profile = profile
+        self.faces = faces
+        self.finder = finder or _default_finder()
+        self.rectifier: Rectifier = profile.rectifier(layout)
+        self.s = self.rectifier.px_per_mm
+        self.edge = profile.die_edge_mm
+        self.camera_centre = profile.camera.centre
+        self.H = profile.camera.height_mm
+        self.background = profile.background
+        if self.background.shape[:2] != (self.rectifier.height_px, self.rectifier.width_px):
+            raise ValueError("the empty-mat image does not match the profile's scale; calibrate the mat again")
+        self._bg_f = self.background.astype(np.float32) + 8.0
+        self.mask = cv2.erode(self.rectifier.visible, np.ones((5, 5), np.uint8))
+        self.diff_threshold = diff_threshold
+        self.parallax = parallax
+        self.edge_offset_px = profile.edge_offset_px
+        #: Stacks standing at the last snapshot: (x_mm, y_mm, top's angle, top face label); set by TableWatcher.
+        self.stack_hints: list[tuple[float, float, float, str | None]] = []
+        self._readings: list[tuple[float, float, float, int, DieFace, str | None]] = []
+        self.temples = [z for z in layout.zones_of_kind("temple")]
+
+    # -- pixels <-> mm in the rectified view ---------------------------------------------------------
+    def die_px(self, level: int = 1) -> float:
+        """Expected side of a top face in the rectified view, at the mat's centre."""
+        h = level * self.edge
+        return self.edge * self.s * self.H / (self.H - h)
+
+    def foreground(self, rect: np.ndarray) -> np.ndarray:
+        """What differs from the empty mat, uniform darkening (shadows) and brightening excepted.
+
+        A shadow or a change of light scales the mat's three channels alike; a die changes their
+        balance (or darkens far more, for a black die).
+        """
+        diff = cv2.absdiff(rect, self.background)
+        b, g, r = cv2.split(diff)
+        absdiff = cv2.max(cv2.max(b, g), r)
+        ratio = cv2.divide(cv2.add(rect.astype(np.float32), 8.0), self._bg_f)
+        rb, rg, rr = cv2.split(ratio)
+        rmax = cv2.max(cv2.max(rb, rg), rr)
+        rmin = cv2.min(cv2.min(rb, rg), rr)
+        spread = cv2.subtract(rmax, rmin)
+        uniform = spread < 0.14
+        lighting = uniform & (((rmin > 0.3) & (rmax < 0.97)) | ((rmin > 1.03) & (rmax < 1.25)))
+        fg = cv2.compare(absdiff, self.diff_threshold, cv2.CMP_GT)
+        fg[lighting] = 0
+        fg = cv2.bitwise_and(fg, self.mask)
+        fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+        k = max(3, int(self.edge * self.s * 0.15) | 1)
+        fg = cv2.morphologyEx(fg, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+        return fg
+
+    def analyse(self, frame: np.ndarray, incremental: bool = False) -> Analysis:
+        """Every die and occlusion in one frame.
+
+        ``incremental``: a die found where one stood at the previous call, unmoved, keeps its reading
+        instead of being read again (between still snapshots a turn moves a few dice at most).
+        """
+        w, h = self.profile.camera.image_size
+        if frame.shape[1] != w or frame.shape[0] != h:
+            raise ValueError(f"frame is {frame.shape[1]}x{frame.shape[0]} but the mat was calibrated at {w}x{h}; "
+                             "use the same resolution or calibrate again")
+        if not incremental:
+            self._readings = []
+        rect = self.rectifier.rectify(frame)
+        fg = self.foreground(rect)
+        contours, _ = cv2.findContours(fg, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+        die_area = (self.edge * self.s) ** 2
+        found: list[FoundDie] = []
+        occlusions: list[Occlusion] = []
+        self._detections: list[Any] = []
+        for contour in contours:
+            m = cv2.moments(contour)
+            # A region's pixel count: the outline's enclosed area plus the half of its own pixels
+            # that the outline (through pixel centres) leaves out.
+            area = m["m00"] + cv2.arcLength(contour, True) / 2 + 1
+            if area < 0.25 * die_area or m["m00"] <= 0:
+                continue
+            x, y, bw, bh = cv2.boundingRect(contour)
+            box = (int(x), int(y), int(bw), int(bh))
+            if bw > 6 * self.edge * self.s or bh > 6 * self.edge * self.s:
+                occlusions.append(self._occlusion(*box))
+                continue
+            if area > 5.0 * die_area:
+                # Many dice huddled together, or something else: the finder tells.
+                dets = self._find_in(rect, box)
+                if area > (len(dets) + 3) * 1.8 * die_area:
+                    occlusions.append(self._occlusion(*box))
+                    continue
+            outline = contour.reshape(-1, 2).astype(np.float32)
+            centroid = np.array([m["m10"] / m["m00"], m["m01"] / m["m00"]])
+            found.extend(self._finish(frame, rect, d)
+                         for d in self._dice_in_region(frame, rect, fg, outline, area, centroid, box))
+        found = self._fallen_temples(found)
+        self._readings = [(d.x_mm, d.y_mm, d.angle_deg, d.level, d.face, d.colour) for d in found]
+        return Analysis(found, occlusions, rect, fg, self._detections)
+
+    def _fallen_temples(self, found: list[FoundDie]) -> list[FoundDie]:
+        """A stack assumed still standing although the die there moved is taken as fallen when a die
+        appeared nearby since the last frame (its top die, knocked off)."""
+        if not self._readings:
+            return found
+        out = []
+        for d in found:
+            if d.level == 2 and d.assumed_level:
+                appeared = any(
+                    o is not d and math.hypot(o.x_mm - d.x_mm, o.y_mm - d.y_mm) < 4 * self.edge
+                    and self._cached_reading(np.array([o.x_mm, o.y_mm]), o.angle_deg, o.level) is None
+                    for o in found)
+                if appeared:
+                    d = dataclasses.replace(d, level=1)
+            out.append(d)
+        return out
+
+    def _find_in(self, rect: np.ndarray, box: tuple[int, int, int, int]) -> list[Any]:
+        """The dice finder's detections in one region (a crop of the rectified view), in full-view px."""
+        x, y, bw, bh = box
+        pad = int(self.edge * self.s * 0.5)
+        x0, y0 = max(0, x - pad), max(0, y - pad)
+        x1, y1 = min(rect.shape[1], x + bw + pad), min(rect.shape[0], y + bh + pad)
+        dets = self.finder(rect[y0:y1, x0:x1], die_size_px=self.die_px(1),
+                           background_bgr=self.background[y0:y1, x0:x1], mask=self.mask[y0:y1, x0:x1],
+                           faces=self.faces)
+        out = [dataclasses.replace(d, center=(d.center[0] + x0, d.center[1] + y0),
+                                   corners=tuple((cx + x0, cy + y0) for cx, cy in d.corners)) for d in dets]
+        self._detections.extend(out)
+        return out
+
+    def _finish(self, frame: np.ndarray, rect: np.ndarray, die: FoundDie) -> FoundDie:
+        """Read the face (or reuse the reading of the same die, unmoved) and the body colour."""
+        face, colour = (None if die.face is _UNREAD else die.face), die.colour
+        if face is None:
+            cached = self._cached_reading(np.array([die.x_mm, die.y_mm]), die.angle_deg, die.level)
+            if cached is not None:
+                face, colour = cached[0], colour or cached[1]
+        if face is None or colour is None:
+            crop = self.top_face_crop(frame, np.array([die.x_mm, die.y_mm]), die.level * self.edge, die.angle_deg)
+            if face is None:
+                from controller.vision.dice import read_face
+                face = read_face(crop, self.faces)
+            if colour is None:
+                colour = self._colour(crop)
+        return dataclasses.replace(die, face=face, colour=colour)
+
+    def _cached_reading(self, at: np.ndarray, angle: float, level: int) -> tuple[DieFace, str | None] | None:
+        for x, y, a, lv, face, colour in self._readings:
+            if (lv == level and math.hypot(x - at[0], y - at[1]) < 1.5
+                    and abs((a - angle + 45.0) % 90.0 - 45.0) < 4.0):
+                return face, colour
+        return None
+
+    def _occlusion(self, x: int, y: int, bw: int, bh: int) -> Occlusion:
+        p0 = self.rectifier.to_mm([[x, y]])[0]
+        return Occlusion(float(p0[0]), float(p0[1]), bw / self.s, bh / self.s, "hand")
+
+    def _dice_in_region(self, frame: np.ndarray, rect: np.ndarray, fg: np.ndarray, outline: np.ndarray,
+                        area: float, centroid: np.ndarray, box: tuple[int, int, int, int]) -> list[FoundDie]:
+        """The dice making up one foreground region.
+
+        One die (alone or a stack) is tried first: it is kept when its predicted silhouette matches the
+        region's area. Otherwise the region holds several dice touching: its pixels are shared among
+        the dice finder's detections in it, or split into 2 to 4 dice by k-means; a split is only valid
+        when its dice do not overlap, and the split whose dice fit best wins.
+        """
+        single = self._measure(frame, rect, outline, None, area, centroid)
+        if single is not None and abs(single[1] - 1) < 0.25:
+            return [single[0]]
+        dets = self._find_in(rect, box)
+        x, y, bw, bh = box
+        region = np.zeros((bh, bw), np.uint8)
+        cv2.drawContours(region, [np.round(outline - (x, y)).astype(np.int32).reshape(-1, 1, 2)], -1, 255, -1)
+        region &= fg[y:y + bh, x:x + bw]
+        ys, xs = np.nonzero(region)
+        pts = np.column_stack([xs + x, ys + y]).astype(np.float32)
+        best: tuple[float, list[FoundDie]] | None = None
+        if single is not None:
+            best = (abs(single[1] - 1), [single[0]])
+        splits: list[tuple[np.ndarray, list[Any]]] = []
+        if len(dets) >= 2:
+            centres = np.array([d.center for d in dets], np.float32)
+            splits.append((((pts[:, None, :] - centres[None]) ** 2).sum(axis=2).argmin(axis=1), list(dets)))
+        n_areas = len(pts) / (self.edge * self.s) ** 2
+        crit = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.5)
+        for k in range(2, int(min(4, max(2, round(n_areas / 1.2)))) + 1):
+            _, owner, _ = cv2.kmeans(pts, k, None, crit, 2, cv2.KMEANS_PP_CENTERS)
+            splits.append((owner.ravel(), [None] * k))
+        for owner, owners in splits:
+            parts = [self._measure(frame, rect, pts[owner == j], det) for j, det in enumerate(owners)
+                     if (owner == j).sum() > 10]
+            if not parts or any(p is None for p in parts):
+                continue
+            dice = [p[0] for p in parts if p is not None]
+            if any(math.hypot(a.x_mm - b.x_mm, a.y_mm - b.y_mm) < 0.85 * self.edge
+                   for i, a in enumerate(dice) for b in dice[i + 1:]):
+                continue            # dice cannot overlap: not a real split
+            err = max(abs(p[1] - 1) for p in parts if p is not None)
+            if best is None or err < best[0]:
+                best = (err, dice)
+        if best is None or best[0] > 0.5:
+            return []          # not shaped like dice: a shadow's or a sleeve's edge, a crumb
+        return best[1]
+
+    def _measure(self, frame: np.ndarray, rect: np.ndarray, pts_px: np.ndarray, det: Any,
+                 area_px: float | None = None, centroid_px: np.ndarray | None = None
+                 ) -> tuple[FoundDie, float] | None:
+        """True position, height and top face of one die from its silhouette, with how well the die
+        explains it (observed area / predicted silhouette area, 1 is perfect).
+
+        ``pts_px``: the silhouette's pixels, or only its outline when ``area_px`` and ``centroid_px``
+        are given."""
+        if len(pts_px) < 4:
+            return None
+        if area_px is None:
+            area_px = float(len(pts_px))
+            centroid_px = pts_px.mean(axis=0)
+        if area_px < 8:
+            return None
+        e, s, H = self.edge, self.s, self.H
+        C = self.camera_centre[:2]
+        hull_px = cv2.convexHull(pts_px).reshape(-1, 2)
+        angle = silhouette_angle(hull_px)
+        centroid = self.rectifier.to_mm(centroid_px)[0]
+        rel = centroid - C
+        dist = float(np.hypot(*rel))
+        u = rel / dist if dist > 1e-6 else np.array([1.0, 0.0])
+        v = np.array([-u[1], u[0]])
+        phi = math.atan2(u[1], u[0]) - math.radians(angle)
+        g = abs(math.cos(phi)) + abs(math.sin(phi))
+        hull = self.rectifier.to_mm(hull_px)
+        proj_u = (hull - C) @ u
+        proj_v = (hull - C) @ v
+        # Pixel centres lie inside the silhouette's true edge, by about half a pixel; how much exactly
+        # depends on blur and contrast, and is measured by calibrating the dice (edge_offset_px).
+        raw_min, raw_max = float(proj_u.min()), float(proj_u.max())
+        p_min = raw_min - self.edge_offset_px / s
+        p_max = raw_max + self.edge_offset_px / s
+        r = p_min + e * g / 2
+        k = p_max / max(r + e * g / 2, 1e-6)
+        height = H * (1 - 1 / k) if k > 0 else e
+        # How much the extremes' error (about 1.2 px, measured on rendered scenes) moves the height:
+        # large near the nadir.
+        sigma_h = H * (1.2 / s) / max(r + e * g / 2, 1e-6)
+        level, face, assumed = self._level(frame, C + r * u, angle, height, sigma_h)
+        hl = level * e
+        kl = H / (H - hl)
+        # Position from the inner (base) extent; sideways from the silhouette's middle.
+        v_mid = (float(proj_v.min()) + float(proj_v.max())) / 2
+        true = C + r * u + v_mid / ((1 + kl) / 2) * v
+        top_mm = C + (true - C) * kl
+        top_px = self.rectifier.to_px(top_mm)[0]
+        top_size = e * kl * s
+        colour = det.colour if det is not None else None
+        if not self.parallax:
+            # What a plain mat-plane homography reports: the middle of what the camera sees.
+            true = centroid
+        base = self._footprint(true, angle)
+        top_sq = C + (base - C) * kl
+        predicted = cv2.contourArea(cv2.convexHull(np.vstack([base, top_sq]).astype(np.float32)))
+        fit = area_px / (s * s) / max(predicted, 1e-6)
+        inside = [self.layout.on_mat(float(px), float(py)) for px, py in base]
+        return FoundDie(float(true[0]), float(true[1]), level, float(height), angle % 90.0, face or _UNREAD, colour,
+                        any(inside), any(inside) and not all(inside), (float(top_px[0]), float(top_px[1])),
+                        float(top_size), (raw_min, raw_max, g), assumed), fit
+
+    def _level(self, frame: np.ndarray, at: np.ndarray, angle: float, height: float, sigma_h: float
+               ) -> tuple[int, DieFace | None, bool]:
+        """1 for a die on the mat, 2 for the top of a stack; the face when it had to be read; and
+        whether the level was assumed rather than measured.
+
+        Away from the camera's nadir the measured height decides. Near it the height is too uncertain:
+        a stack standing there at the last snapshot (``stack_hints``) still stands if the die seen there
+        has not moved or turned; if it has, it stands only if its face is the top's (a fallen temple
+        shows its bottom die's face) -- and :meth:`analyse` then also checks that no die appeared
+        nearby. With no history, a temple zone holds a temple.
+        """
+        e = self.edge
+        in_temple = any(math.hypot(*(np.array(z.params["center"]) - at)) < z.params.get("radius_mm", 0) + 0.6 * e
+                        for z in self.temples)
+        if sigma_h < 0.3 * e:
+            if in_temple:
+                return (2 if height > 1.25 * e else 1), None, False
+            # Away from the temples a stack is rare: it needs a clearer height.
+            return (2 if height > 1.7 * e else 1), None, False
+        for hx, hy, hangle, label in self.stack_hints:
+            if math.hypot(hx - at[0], hy - at[1]) < 0.6 * e:
+                turned = abs((angle - hangle + 45.0) % 90.0 - 45.0)
+                if math.hypot(hx - at[0], hy - at[1]) < 1.5 and turned < 2.5:
+                    return 2, None, False
+                face = self._read(frame, np.asarray(at), 2 * e, angle)
+                same = not face.readable or label is None or face.label == label
+                return (2 if same else 1), (face if same else None), True
+        if in_temple:
+            return 2, None, True
+        return (2 if height > 1.7 * e + sigma_h else 1), None, False
+
+    def measure_edge_offset(self, frame: np.ndarray) -> float:
+        """With only single dice (no stacks) on the mat, the edge offset (px) that makes their measured
+        height equal the die's edge: the median over the dice. Used by ``bitbox calibrate dice``."""
+        dice = [d for d in self.analyse(frame).dice if d.on_mat and not d.at_edge]
+        if not dice:
+            raise ValueError("no whole die found on the mat: put a few single dice on it, apart")
+        k1 = self.H / (self.H - self.edge)
+        offsets = []
+        for d in dice:
+            pmin, pmax, g = d.extents_mm
+            offsets.append((k1 * (pmin + self.edge * g) - pmax) / (1 + k1) * self.s)
+        return float(np.median(offsets))
+
+    def _footprint(self, centre: np.ndarray, angle: float) -> np.ndarray:
+        a = math.radians(angle)
+        h = self.edge / 2
+        R = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
+        return centre + np.array([[-h, -h], [h, -h], [h, h], [-h, h]]) @ R.T
+
+    def top_face_crop(self, frame: np.ndarray, centre: np.ndarray, height: float, angle: float) -> np.ndarray:
+        """The top face of the die standing at ``centre`` (mm) with its top at ``height``, cut from the
+        camera frame itself (one resampling, at the camera's own resolution) and warped square from its
+        four projected corners, as the face reader expects it."""
+        from controller.vision.pips import CANON
+
+        corners = self._footprint(np.asarray(centre, np.float64), angle)
+        px = self.profile.camera.project(np.column_stack([corners, np.full(4, -height)])).astype(np.float32)
+        dst = np.array([[0, 0], [CANON, 0], [CANON, CANON], [0, CANON]], np.float32)
+        return cv2.warpPerspective(frame, cv2.getPerspectiveTransform(px, dst), (CANON, CANON),
+                                   flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+
+    def _read(self, frame: np.ndarray, centre: np.ndarray, height: float, angle: float) -> DieFace:
+        from controller.vision.dice import read_face
+
+        return read_face(self.top_face_crop(frame, centre, height, angle), self.faces)
+
+    def _colour(self, crop: np.ndarray) -> str | None:
+        """The body colour's name, from a top-face crop's margin (pips and symbols leave it bare)."""
+        if not self.profile.colours:
+            return None
+        n = crop.shape[0]
+        a, b = int(n * 0.07), int(n * 0.16)
+        ring = np.ones((n, n), bool)
+        ring[b:n - b, b:n - b] = False
+        ring[:a, :] = ring[n - a:, :] = ring[:, :a] = ring[:, n - a:] = False
+        body = np.median(crop[ring].reshape(-1, 3), axis=0)
+        names = list(self.profile.colours)
+        refs = np.array([self.profile.colours[k] for k in names], np.float32)
+        return names[int(np.linalg.norm(refs - body, axis=1).argmin())]
+
+
+def silhouette_angle(hull_px: np.ndarray) -> float:
+    """A die's rotation (degrees, 0..90) from its silhouette's convex hull.
+
+    The hull of a die seen in perspective is the hull of its base and top squares: its long edges
+    are the squares' sides, all parallel to the die's axes; the edges joining the two squares are
+    shorter. A length-weighted mean of edge directions modulo 90 degrees, then refined on the edges
+    near it, gives the die's axes.
+    """
+    d = np.diff(np.vstack([hull_px, hull_px[:1]]), axis=0).astype(np.float64)
+    length = np.hypot(d[:, 0], d[:, 1])
+    theta = np.arctan2(d[:, 1], d[:, 0])
+    z = np.sum(length ** 2 * np.exp(4j * theta))
+    est = np.angle(z) / 4
+    off = np.angle(np.exp(4j * (theta - est))) / 4
+    near = np.abs(off) < math.radians(15)
+    if near.any():
+        est = est + np.sum(length[near] * off[near]) / np.sum(length[near])
+    return float(math.degrees(est) % 90.0)
+
+
+class TableWatcher:
+    """Watches a source: waits for stillness, analyses a still frame, keeps identities and stacks.
+
+    ``feed(frame, t)`` takes every preview frame and returns a :class:`TableSnapshot` once the scene has
+    been still for ``hold_s`` seconds (and then not again until something moves), else ``None``.
+    """
+
+    def __init__(self, analyser: FrameAnalyser, stillness: StillnessDetector | None = None,
+                 recheck_every_s: float = 60.0, layout: MatLayout | None = None) -> None:
+        self.analyser = analyser
+        self.stillness = stillness or StillnessDetector()
+        self.tracker = DiceTracker(edge_mm=analyser.edge)
+        self.stacks = StackTracker(edge_mm=analyser.edge, temples=analyser.temples)
+        self.recheck_every_s = recheck_every_s
+        self._last_check = 0.0
+        self._emitted = False
+        self.camera_moved = False
+        self.last: TableSnapshot | None = None
+        self.last_analysis: Analysis | None = None
+        #: Re-search and re-read only what changed between snapshots (see FrameAnalyser.analyse).
+        self.incremental = True
+
+    @property
+    def state(self) -> MotionState:
+        return self.stillness.state
+
+    def feed(self, frame: np.ndarray, t: float | None = None, full_frame: np.ndarray | None = None
+             ) -> TableSnapshot | None:
+        """One frame in; a snapshot out when the table has just become still."""
+        t = time.monotonic() if t is None else t
+        state = self.stillness.update(frame, t)
+        if state is not MotionState.STILL:
+            self._emitted = False
+            return None
+        if self._emitted:
+            return None
+        self._emitted = True
+        full = frame if full_frame is None else full_frame
+        if t - self._last_check >= self.recheck_every_s:
+            self._last_check = t
+            moved = markers_moved(full, self.analyser.layout, self.analyser.profile)
+            self.camera_moved = moved is not None and moved > 3.0
+            if self.camera_moved:
+                log.warning("the mat's markers moved by %.1f px since calibration: calibrate the mat again", moved)
+        return self.snapshot(full, t)
+
+    def watch(self, source: Any, clock: Callable[[], float] = time.monotonic) -> Iterator[TableSnapshot]:
+        """Snapshots from a :class:`~controller.vision.sources.FrameSource`, one per settled table:
+        motion is checked on the source's cheap preview frames, and a full frame is taken only once
+        the table is still. Ends when the source does."""
+        from controller.vision.sources import EndOfSource
+
+        while True:
+            try:
+                preview = source.preview()
+                t = clock()
+                state = self.stillness.update(preview, t)
+                if state is not MotionState.STILL:
+                    self._emitted = False
+                    continue
+                if self._emitted:
+                    continue
+                self._emitted = True
+                full = source.read()
+            except EndOfSource:
+                return
+            if t - self._last_check >= self.recheck_every_s:
+                self._last_check = t
+                moved = markers_moved(full, self.analyser.layout, self.analyser.profile)
+                self.camera_moved = moved is not None and moved > 3.0
+                if self.camera_moved:
+                    log.warning("the mat's markers moved by %.1f px since calibration: calibrate the mat again",
+                                moved)
+            yield self.snapshot(full, time.time())
+
+    def snapshot(self, frame: np.ndarray, t: float | None = None, still: bool = True) -> TableSnapshot:
+        """Analyse one frame now, taken as still unless told otherwise, and update identities and
+        stacks. A frame with an occlusion is never still."""
+        t = time.time() if t is None else t
+        self.analyser.stack_hints = self.stacks.hints(self.tracker.known)
+        analysis = self.analyser.analyse(frame, incremental=self.incremental)
+        self.last_analysis = analysis
+        snap = build_snapshot(analysis, t, self.tracker, self.stacks, still=still and not analysis.occlusions)
+        self.last = snap
+        return snap
+
+
+def build_snapshot(analysis: Analysis, t: float, tracker: DiceTracker, stacks: StackTracker,
+                   still: bool = True) -> TableSnapshot:
+    """Turn one frame's dice into a snapshot with identities, stacks and what moved."""
+    observed = stacks.expand(analysis.dice)
+    if analysis.occlusions:
+        # Dice hidden under a hand are not gone: keep identities, report nothing as moved.
+        dice = tracker.peek(observed)
+        return TableSnapshot(t, tuple(dice), tuple(stacks.current(dice)), tuple(analysis.occlusions), (), False)
+    dice, moved = tracker.update(observed)
+    stack_list, dice = stacks.update(dice)
+    return TableSnapshot(t, tuple(dice), tuple(stack_list), tuple(analysis.occlusions), tuple(sorted(moved)), still)
+
+
+def analyse_frames(frames: Iterator[np.ndarray], analyser: FrameAnalyser) -> Iterator[TableSnapshot]:
+    """Snapshots of a sequence of still frames (each frame is taken as still)."""
+    watcher = TableWatcher(analyser)
+    for i, frame in enumerate(frames):
+        yield watcher.snapshot(frame, float(i))
+
+
+def draw_analysis(frame: np.ndarray, analysis: Analysis, analyser: FrameAnalyser,
+                  snapshot: TableSnapshot | None = None) -> np.ndarray:
+    """The camera frame with each die's footprint, level, reading and id drawn on it."""
+    out = frame.copy()
+    cam = analyser.profile.camera
+    ids = {}
+    if snapshot is not None:
+        for d in snapshot.dice:
+            ids[(round(d.x_mm, 3), round(d.y_mm, 3))] = d.die_id
+    for die in analysis.dice:
+        base = analyser._footprint(np.array([die.x_mm, die.y_mm]), die.angle_deg)
+        top_h = die.level * analyser.edge
+        for z, colour in ((0.0, (0, 200, 255)), (-top_h, (0, 255, 0) if die.level == 1 else (255, 0, 255))):
+            px = cam.project(np.column_stack([base, np.full(4, z)]))
+            cv2.polylines(out, [np.round(px).astype(np.int32)], True, colour, 1, cv2.LINE_AA)
+        px = cam.project(np.array([[die.x_mm, die.y_mm, -top_h]]))[0]
+        label = die.face.label + ("" if die.level == 1 else " (L2)")
+        if not die.on_mat:
+            label += " off"
+        elif die.at_edge:
+            label += " edge"
+        did = ids.get((round(die.x_mm, 3), round(die.y_mm, 3)))
+        if did is not None:
+            label = f"#{did} {label}"
+        cv2.putText(out, label, (int(px[0]) + 8, int(px[1]) - 8), cv2.FONT_HERSHEY_SIMPLEX, 0.45,
+                    (0, 0, 0), 3, cv2.LINE_AA)
+        cv2.putText(out, label, (int(px[0]) + 8, int(px[1]) - 8), cv2.FONT_HERSHEY_SIMPLEX, 0.45,
+                    (255, 255, 255), 1, cv2.LINE_AA)
+    for occ in analysis.occlusions:
+        box = np.array([[occ.x_mm, occ.y_mm, 0], [occ.x_mm + occ.width_mm, occ.y_mm, 0],
+                        [occ.x_mm + occ.width_mm, occ.y_mm + occ.height_mm, 0],
+                        [occ.x_mm, occ.y_mm + occ.height_mm, 0]])
+        px = cam.project(box)
+        cv2.polylines(out, [np.round(px).astype(np.int32)], True, (0, 0, 255), 2, cv2.LINE_AA)
+        cv2.putText(out, occ.kind, tuple(np.round(px[0]).astype(int) + (4, 18)), cv2.FONT_HERSHEY_SIMPLEX,
+                    0.6, (0, 0, 255), 2, cv2.LINE_AA)
+    return out

@@ -1,0 +1,64 @@
+"""Rendered tables shared by the table-camera tests: a calibrated mat and scenes with ground truth."""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from functools import lru_cache
+
+import numpy as np
+
+from controller.vision.mat import MatLayout, load_layout
+from controller.vision.pipeline import FrameAnalyser
+from controller.vision.profile import TableProfile, calibrate_mat
+from controller.vision.render import CameraSpec, Lighting, Scene, fitting_camera, random_scene, render, render_empty
+
+
+@lru_cache(maxsize=4)
+def layout(name: str) -> MatLayout:
+    return load_layout(name)
+
+
+_PROFILES: dict[tuple[str, float, float], TableProfile] = {}
+
+
+def profile_for(name: str, tilt_deg: float = 0.0, yaw_deg: float = 0.0) -> tuple[TableProfile, CameraSpec]:
+    """A profile calibrated on the rendered empty mat, and the camera it was calibrated with."""
+    lay = layout(name)
+    cam = fitting_camera(lay, tilt_deg=tilt_deg, yaw_deg=yaw_deg)
+    key = (name, tilt_deg, yaw_deg)
+    if key not in _PROFILES:
+        prof = calibrate_mat(render_empty(Scene(lay, camera=cam, lighting=Lighting())), lay)
+        # As `bitbox calibrate dice` does: single dice on the mat give the silhouettes' edge offset.
+        dice = random_scene(lay, 12, seed=99, camera=cam)
+        prof.edge_offset_px = FrameAnalyser(lay, prof).measure_edge_offset(render(dice).image)
+        _PROFILES[key] = prof
+    return _PROFILES[key], cam
+
+
+def analyser_for(name: str, tilt_deg: float = 0.0, **kw: object) -> tuple[FrameAnalyser, CameraSpec]:
+    prof, cam = profile_for(name, tilt_deg)
+    return FrameAnalyser(layout(name), prof, **kw), cam  # type: ignore[arg-type]
+
+
+def match(found: list, truth: list, max_mm: float = 15.0) -> list[tuple[object, object, float]]:
+    """Pairs (found, truth, distance) nearest first, each used once; hidden bottom dice excluded."""
+    tops = [t for t in truth if not any(o is not t and o.level > t.level and
+                                        math.hypot(o.x_mm - t.x_mm, o.y_mm - t.y_mm) < 1 for o in truth)]
+    pairs = sorted(((math.hypot(f.x_mm - t.x_mm, f.y_mm - t.y_mm), i, j) for i, f in enumerate(found)
+                    for j, t in enumerate(tops)))
+    used_f, used_t, out = set(), set(), []
+    for d, i, j in pairs:
+        if d <= max_mm and i not in used_f and j not in used_t:
+            used_f.add(i)
+            used_t.add(j)
+            out.append((found[i], tops[j], d))
+    return out
+
+
+def rms(values: list[float]) -> float:
+    return float(np.sqrt(np.mean(np.square(values)))) if values else float("nan")
+
+
+def with_camera(scene: Scene, cam: CameraSpec) -> Scene:
+    return dataclasses.replace(scene, camera=cam)

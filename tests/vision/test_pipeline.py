@@ -1,0 +1,177 @@
+"""From rendered frames to TableSnapshots: positions, stacks, topples, edges, hands, JSON."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import math
+
+import cv2
+import numpy as np
+import pytest
+from table_scenes import analyser_for, layout, match, rms
+
+from controller.vision.pipeline import TableWatcher
+from controller.vision.render import Die, Hand, Lighting, random_scene, render, temple
+from controller.vision.snapshot import TableSnapshot
+
+
+@pytest.mark.parametrize("tilt", [0.0, 18.0])
+def test_positions_with_and_without_parallax(tilt: float) -> None:
+    analyser, cam = analyser_for("puxes", tilt)
+    naive, _ = analyser_for("puxes", tilt, parallax=False)
+    scene = random_scene(layout("puxes"), 16, seed=11, temples=True, camera=cam)
+    frame = render(scene)
+    found = analyser.analyse(frame.image).dice
+    pairs = match(found, list(frame.truth))
+    assert len(pairs) == len(found) == 18          # 16 loose dice + 2 temple tops
+    on = rms([d for _, _, d in pairs])
+    off = rms([d for _, _, d in match(naive.analyse(frame.image).dice, list(frame.truth), 40.0)])
+    assert on < 2.0
+    assert off > 3 * on
+    assert all(f.level == t.level for f, t, _ in pairs)
+
+
+def test_stacks_are_recognised_with_their_top_face() -> None:
+    analyser, cam = analyser_for("puxes", 10.0)
+    lay = layout("puxes")
+    dice = (*temple(150, 300, 5, 2, 10), *temple(750, 300, 3, 6, 40), Die(450, 300, 4, 20),
+            # a stack away from any temple zone, and a die next to a temple
+            *temple(450, 120, 6, 1, 5), Die(195, 300, 2, 0))
+    frame = render(dataclasses.replace(random_scene(lay, 0, 1, camera=cam), dice=dice))
+    snap = TableWatcher(analyser).snapshot(frame.image, 0.0)
+    standing = [s for s in snap.stacks if not s.toppled]
+    assert len(standing) == 3
+    for s in standing:
+        bottom, top = (snap.die(i) for i in s.dice)
+        assert (bottom.level, top.level) == (1, 2) and bottom.stack_id == top.stack_id == s.stack_id
+        assert math.hypot(top.x_mm - round(top.x_mm / 150) * 150, top.y_mm - round(top.y_mm / 60) * 60) < 3
+        # The top face is cut where geometry puts it: the crop shows the upper die's pips, whole.
+        expected = {150: 5, 750: 3, 450: 6}[round(s.x_mm / 150) * 150]
+        crop = analyser.top_face_crop(frame.image, (top.x_mm, top.y_mm), 2 * analyser.edge, top.angle_deg)
+        assert count_pips(crop) == expected
+    loose = [d for d in snap.dice if d.stack_id is None]
+    assert len(loose) == 2 and all(d.level == 1 for d in loose)
+    for d in loose:
+        crop = analyser.top_face_crop(frame.image, (d.x_mm, d.y_mm), analyser.edge, d.angle_deg)
+        assert count_pips(crop) == (4 if d.x_mm > 300 else 2)
+
+
+def count_pips(crop: np.ndarray) -> int:
+    """Dark round spots well inside a face crop (a plain check, independent of the face reader)."""
+    grey = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY)
+    side = grey.shape[0]
+    m = side // 12
+    inner = grey[m:-m, m:-m]
+    _, dark = cv2.threshold(inner, 110, 255, cv2.THRESH_BINARY_INV)
+    n, _, stats, _ = cv2.connectedComponentsWithStats(dark)
+    return sum(1 for i in range(1, n) if 0.008 * side ** 2 <= stats[i, cv2.CC_STAT_AREA] <= 0.06 * side ** 2)
+
+
+def test_topple_reported_once_with_where_the_dice_went() -> None:
+    analyser, cam = analyser_for("puxes", 15.0)
+    lay = layout("puxes")
+    watcher = TableWatcher(analyser)
+    before = random_scene(lay, 6, seed=3, temples=True, camera=cam)
+    first = watcher.snapshot(render(before).image, 0.0)
+    assert len([s for s in first.stacks if not s.toppled]) == 2
+    # Temple 1 is knocked over: its dice land apart, the other dice stay put.
+    fallen = [Die(205, 262, 5, 30), Die(120, 360, 2, 60)]
+    kept = [d for d in before.dice if math.hypot(d.x_mm - 150, d.y_mm - 300) > 1]
+    after = dataclasses.replace(before, dice=(*kept, *fallen))
+    snap = watcher.snapshot(render(after).image, 1.0)
+    toppled = [s for s in snap.stacks if s.toppled]
+    assert len(toppled) == 1 and (toppled[0].x_mm, toppled[0].y_mm) == pytest.approx((150, 300), abs=3)
+    went = sorted(toppled[0].scattered_to)
+    assert len(went) == 2
+    for (x, y), d in zip(went, sorted(fallen, key=lambda d: (d.x_mm, d.y_mm))):
+        assert math.hypot(x - d.x_mm, y - d.y_mm) < 3
+    assert set(toppled[0].dice) <= set(snap.moved)
+    assert len([s for s in snap.stacks if not s.toppled]) == 1
+    # Reported once: the next still snapshot has no toppled stack.
+    again = watcher.snapshot(render(after).image, 2.0)
+    assert not [s for s in again.stacks if s.toppled] and again.moved == ()
+
+
+def test_edge_and_off_mat_dice() -> None:
+    analyser, cam = analyser_for("memodixe", 8.0)
+    lay = layout("memodixe")
+    dice = (Die(180, 4, 3, 0), Die(-30, 180, 5, 20), Die(180, 180, 1, 10), Die(352, 250, 6, 45))
+    frame = render(dataclasses.replace(random_scene(lay, 0, 1, camera=cam), dice=dice))
+    found = analyser.analyse(frame.image).dice
+    pairs = {round(t.x_mm): f for f, t, _ in match(found, list(frame.truth))}
+    assert set(pairs) == {180, -30, 352} | {180}
+    assert len(found) == 4
+    by_pos = {(round(f.x_mm / 10), round(f.y_mm / 10)): f for f in found}
+    edge_top = by_pos[(18, 0)]
+    assert edge_top.on_mat and edge_top.at_edge
+    off = by_pos[(-3, 18)]
+    assert not off.on_mat and not off.at_edge
+    assert by_pos[(35, 25)].at_edge and by_pos[(35, 25)].on_mat
+    centre = by_pos[(18, 18)]
+    assert centre.on_mat and not centre.at_edge
+
+
+def test_a_hand_is_an_occlusion_not_dice() -> None:
+    analyser, cam = analyser_for("puxes")
+    lay = layout("puxes")
+    scene = random_scene(lay, 10, seed=5, camera=cam, hands=(Hand(450, 420, 90, 80),))
+    frame = render(scene)
+    watcher = TableWatcher(analyser)
+    snap = watcher.snapshot(frame.image, 0.0)
+    assert len(snap.occlusions) == 1
+    occ = snap.occlusions[0]
+    assert occ.x_mm < 450 < occ.x_mm + occ.width_mm and occ.y_mm < 420 < occ.y_mm + occ.height_mm
+    assert not snap.still
+    for d in snap.dice:
+        inside = occ.x_mm < d.x_mm < occ.x_mm + occ.width_mm and occ.y_mm < d.y_mm < occ.y_mm + occ.height_mm
+        assert not inside or d.face.readable
+
+
+def test_lighting_change_since_calibration_and_glare() -> None:
+    analyser, cam = analyser_for("memodixe")
+    scene = random_scene(layout("memodixe"), 7, seed=8, camera=cam,
+                         lighting=Lighting(brightness=0.9, gradient=0.35, glare=2, shadow=0.4))
+    frame = render(scene)
+    found = analyser.analyse(frame.image).dice
+    pairs = match(found, list(frame.truth))
+    assert len(pairs) == len(found) == 7
+    assert rms([d for _, _, d in pairs]) < 2.0
+
+
+def test_snapshot_json_round_trip() -> None:
+    analyser, cam = analyser_for("puxes", 10.0)
+    scene = random_scene(layout("puxes"), 5, seed=2, temples=True, camera=cam)
+    snap = TableWatcher(analyser).snapshot(render(scene).image, 12.5)
+    text = snap.dumps()
+    back = TableSnapshot.from_json(json.loads(text))
+    assert back == snap
+    assert back.dumps() == text
+    assert len(back.dice) == 9 and len(back.stacks) == 2
+
+
+def test_coloured_dice_with_symbols() -> None:
+    from controller.vision.mat import dice_colours
+
+    analyser, cam = analyser_for("puxes", 6.0)
+    colours = {k: v for k, v in dice_colours().items() if k in ("white", "black", "red", "blue", "yellow")}
+    scene = random_scene(layout("puxes"), 14, seed=31, symbols=True, camera=cam, colours=colours)
+    frame = render(scene)
+    found = analyser.analyse(frame.image).dice
+    pairs = match(found, list(frame.truth))
+    assert len(pairs) == len(found) == 14
+    assert rms([d for _, _, d in pairs]) < 2.0
+    by_place = {(round(d.x_mm), round(d.y_mm)): d.colour for d in scene.dice}
+    right = sum(f.colour == by_place[(round(t.x_mm), round(t.y_mm))] for f, t, _ in pairs)
+    assert right >= 13
+
+
+@pytest.mark.parametrize("hand", [Hand(450, 640, 90, 70), Hand(-40, 300, 180, 70), Hand(880, 120, 0, 70)])
+def test_fingers_at_the_edge_make_no_dice(hand: Hand) -> None:
+    analyser, cam = analyser_for("puxes", 8.0)
+    scene = random_scene(layout("puxes"), 8, seed=40, camera=cam, hands=(hand,))
+    frame = render(scene)
+    analysis = analyser.analyse(frame.image)
+    assert len(analysis.occlusions) == 1
+    pairs = match(analysis.dice, list(frame.truth), 3.0)
+    assert len(pairs) == len(analysis.dice) == 8

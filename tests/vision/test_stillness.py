@@ -1,0 +1,144 @@
+"""Stillness on rendered sequences: rolling dice, settling, a shaking camera, a hand coming in."""
+
+from __future__ import annotations
+
+
+import cv2
+import numpy as np
+from table_scenes import layout, profile_for
+
+from controller.vision.render import Die, Hand, Lighting, Scene, render
+from controller.vision.stillness import MotionState, StillnessDetector
+
+
+def scene_with(dice: tuple[Die, ...], seed: int, hands: tuple[Hand, ...] = ()) -> Scene:
+    _, cam = profile_for("memodixe")
+    return Scene(layout("memodixe"), dice=dice, hands=hands, camera=cam, seed=seed,
+                 lighting=Lighting(noise_sigma=2.0))
+
+
+def rolling_then_settled(n_moving: int, n_still: int) -> list[np.ndarray]:
+    frames = []
+    for i in range(n_moving):
+        # Two dice tumbling across the mat: new place, turn and face every frame.
+        dice = (Die(60 + 9 * i, 100 + 4 * i, 1 + i % 6, 17.0 * i), Die(300 - 8 * i, 250, 1 + (i + 3) % 6, 11.0 * i))
+        frames.append(render(scene_with(dice, i)).image)
+    final = (Die(60 + 9 * n_moving, 100 + 4 * n_moving, 3, 5.0), Die(300 - 8 * n_moving, 250, 6, 30.0))
+    # Still frames differ only by sensor noise.
+    frames += [render(scene_with(final, 100 + j)).image for j in range(n_still)]
+    return frames
+
+
+def test_moving_then_settling_then_still() -> None:
+    det = StillnessDetector(hold_frames=10)
+    states = [det.update(f, i / 30) for i, f in enumerate(rolling_then_settled(8, 14))]
+    # Frame 8 is the first settled one, still different from the last rolling one.
+    assert all(s is MotionState.MOVING for s in states[1:9])
+    assert all(s is MotionState.SETTLING for s in states[9:18])
+    assert states[18:] == [MotionState.STILL] * 4
+    assert det.last_diff < 0.5
+
+
+def test_still_needs_the_hold_time_too() -> None:
+    det = StillnessDetector(hold_frames=3, hold_s=1.0)
+    frames = rolling_then_settled(2, 12)
+    states = [det.update(f, i * 0.1) for i, f in enumerate(frames)]
+    # Quiet from frame 3 (t=0.3): still once 1 s has passed, at t >= 1.3.
+    assert MotionState.STILL not in states[:13]
+    assert states[13] is MotionState.STILL
+
+
+def test_camera_shake_is_not_still_and_is_told_apart() -> None:
+    base = render(scene_with((Die(120, 120, 5), Die(250, 200, 2)), 1)).image
+    det = StillnessDetector(hold_frames=3)
+    rng = np.random.default_rng(0)
+    states = []
+    for i in range(30):
+        dx, dy = (rng.normal(0, 3, 2) if 5 <= i < 20 else (0.0, 0.0))
+        M = np.float32([[1, 0, dx], [0, 1, dy]])
+        frame = cv2.warpAffine(base, M, (base.shape[1], base.shape[0]), borderMode=cv2.BORDER_REPLICATE)
+        frame = np.clip(frame + rng.normal(0, 2, frame.shape), 0, 255).astype(np.uint8)
+        states.append(det.update(frame, i / 30))
+    assert MotionState.STILL in states[:5]
+    shaking = states[6:20]
+    assert MotionState.STILL not in shaking
+    assert shaking.count(MotionState.SHAKE) >= len(shaking) // 2
+    assert states[-1] is MotionState.STILL
+    assert not det.camera_moved
+
+
+def test_camera_left_shifted_is_reported() -> None:
+    base = render(scene_with((Die(120, 120, 5),), 1)).image
+    det = StillnessDetector(hold_frames=3)
+    for i in range(5):
+        det.update(base, i)
+    assert det.state is MotionState.STILL and not det.camera_moved
+    moved = cv2.warpAffine(base, np.float32([[1, 0, 12], [0, 1, 5]]), (base.shape[1], base.shape[0]),
+                           borderMode=cv2.BORDER_REPLICATE)
+    for i in range(5, 10):
+        det.update(moved, i)
+    assert det.state is MotionState.STILL and det.camera_moved
+
+
+def test_a_hand_coming_in_is_motion() -> None:
+    dice = (Die(120, 120, 5), Die(250, 200, 2))
+    det = StillnessDetector(hold_frames=5)
+    frames = [render(scene_with(dice, j)).image for j in range(6)]
+    for j in range(8):
+        # The hand slides in from the bottom edge, a little each frame.
+        frames.append(render(scene_with(dice, 50 + j, (Hand(200, 420 - 25 * j, 90, 70),))).image)
+    states = [det.update(f, i) for i, f in enumerate(frames)]
+    assert states[5] is MotionState.STILL
+    assert all(s in (MotionState.MOVING, MotionState.SHAKE) for s in states[7:])
+    assert states[7:].count(MotionState.MOVING) >= 6
+
+
+def test_watcher_emits_one_snapshot_per_settled_table() -> None:
+    from table_scenes import analyser_for
+
+    from controller.vision.pipeline import TableWatcher
+
+    analyser, _ = analyser_for("memodixe")
+    watcher = TableWatcher(analyser, StillnessDetector(hold_frames=4))
+    frames = rolling_then_settled(4, 8) + rolling_then_settled(3, 7)
+    snaps = [(i, watcher.feed(f, i / 30)) for i, f in enumerate(frames)]
+    emitted = [(i, s) for i, s in snaps if s is not None]
+    # One snapshot when the first roll settles, one when the second does; none while rolling.
+    assert [i for i, _ in emitted] == [8, 19]
+    first, second = (s for _, s in emitted)
+    assert len(first.dice) == len(second.dice) == 2 and first.still and second.still
+    assert set(second.moved) == {d.die_id for d in second.dice}      # both dice rolled again
+    assert not watcher.camera_moved
+
+
+def test_watch_a_source_uses_previews_then_one_full_frame() -> None:
+    from table_scenes import analyser_for
+
+    from controller.vision.pipeline import TableWatcher
+    from controller.vision.sources import FrameSource
+
+    analyser, _ = analyser_for("memodixe")
+    frames = rolling_then_settled(3, 6)
+
+    class Recorded(FrameSource):
+        """Frames played once; counts the full frames asked for."""
+
+        def __init__(self) -> None:
+            self.i = 0
+            self.full = 0
+
+        def preview(self) -> np.ndarray:
+            from controller.vision.sources import EndOfSource
+            if self.i >= len(frames):
+                raise EndOfSource("done")
+            self.i += 1
+            return cv2.resize(frames[self.i - 1], (320, 180), interpolation=cv2.INTER_AREA)
+
+        def read(self) -> np.ndarray:
+            self.full += 1
+            return frames[self.i - 1]
+
+    src = Recorded()
+    ticks = iter(range(100))
+    snaps = list(TableWatcher(analyser, StillnessDetector(hold_frames=3)).watch(src, lambda: next(ticks) / 30))
+    assert len(snaps) == 1 and src.full == 1 and len(snaps[0].dice) == 2
