@@ -20,7 +20,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "mat", help="write a printable play mat (PDF pages + true-scale PNG)",
         description="Write the mat of a game with its ArUco markers and zones: a PNG of the whole mat at "
         "true scale and a PDF split into pages (trim along the dashed lines, lay each page over its "
-        "neighbour matching the crosses, tape). Print at 100 %% (actual size), then check the 100 mm bar.")
+        "neighbour matching the crosses, tape). Print at 100 % (actual size), then check the 100 mm bar.")
     mat.add_argument("--game", "--layout", dest="layout", required=True,
                      help=f"mat layout: one of {', '.join(layouts)}, or a .toml file")
     mat.add_argument("--paper", default="a4", choices=("a4", "letter", "a3", "full"),
