@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import argparse
-import importlib
+
+from controller.cli import register_modules
 
 #: Modules each adding one ``bitbox calibrate`` subcommand through ``register(subparsers)``.
 PROCEDURES: tuple[str, ...] = (
@@ -21,11 +22,4 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "(USB build) or under the state folder (BITBOX_STATE_DIR).",
     )
     sub = parser.add_subparsers(dest="procedure", metavar="WHAT", required=True)
-    for name in PROCEDURES:
-        try:
-            module = importlib.import_module(name)
-        except ModuleNotFoundError as exc:
-            if exc.name != name:
-                raise
-            continue
-        module.register(sub)
+    register_modules(sub, PROCEDURES)

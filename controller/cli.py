@@ -29,6 +29,22 @@ class CommandError(Exception):
     """A command could not do what was asked; the message says why and what to do."""
 
 
+def register_modules(subparsers: argparse._SubParsersAction, modules: Sequence[str]) -> None:
+    """Import each module and let it add its subcommands with ``register(subparsers)``.
+
+    A module that is not there (a part left out of a trimmed install) is skipped; an import error
+    inside a module that is there is raised, so a broken command never disappears silently.
+    """
+    for name in modules:
+        try:
+            module = importlib.import_module(name)
+        except ModuleNotFoundError as exc:
+            if exc.name != name:
+                raise
+            continue
+        module.register(subparsers)
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The full parser, with every area's subcommands registered."""
     parser = argparse.ArgumentParser(
@@ -39,14 +55,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"bitbox-controller {__version__}")
     parser.add_argument("-v", "--verbose", action="store_true", help="log debugging detail")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name in COMMAND_MODULES:
-        try:
-            module = importlib.import_module(name)
-        except ModuleNotFoundError as exc:
-            if exc.name != name:
-                raise
-            continue
-        module.register(sub)
+    register_modules(sub, COMMAND_MODULES)
     return parser
 
 

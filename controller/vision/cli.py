@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import argparse
-import importlib
 import json
 import time
 from pathlib import Path
+
+from controller.cli import register_modules
 
 #: Modules adding ``bitbox vision`` subcommands through ``register(vision_subparsers)``.
 VISION_SUBCOMMANDS: tuple[str, ...] = ("controller.vision.evaluate",)
@@ -50,14 +51,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     vision = subparsers.add_parser("vision", help="measure and inspect the dice reader",
                                    description="Tools to measure the table camera's dice finding and reading.")
     vsub = vision.add_subparsers(dest="vision_command", metavar="ACTION", required=True)
-    for name in VISION_SUBCOMMANDS:
-        try:
-            module = importlib.import_module(name)
-        except ModuleNotFoundError as exc:
-            if exc.name != name:
-                raise
-            continue
-        module.register(vsub)
+    register_modules(vsub, VISION_SUBCOMMANDS)
 
 
 def _cmd_mat(args: argparse.Namespace) -> int:
