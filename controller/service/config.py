@@ -1,0 +1,207 @@
+"""The service's configuration: which game, who plays, which controllers, where to store and serve.
+
+It comes from a TOML file (``--config``), from command-line options, or both (the command line wins).
+Every mistake is reported with the file and the key, e.g.
+``bitbox.toml: [controllers] pieces[2]: expected a controller id (text), got 3``.
+
+Example file::
+
+    [game]
+    name = "pixoid"
+    seed = 7
+    options = { players = 4, short_game = false }
+
+    [controllers]
+    backend = "serial"                       # "sim", "gpio" or "serial"
+    pieces = ["red", "blue", "green", "yellow"]   # the controller of each colour, in colour order
+    options = { port = "/dev/bitbox-controllers" }
+
+    [[players]]
+    name = "Alice"
+    [[players]]
+    name = "Bob"
+    bot = true
+
+    [web]
+    host = "127.0.0.1"
+    port = 8080
+
+    [store]
+    db = "/var/lib/bitbox/games.db"
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import tomllib
+from pathlib import Path
+from typing import Any
+
+from controller.paths import state_dir
+
+
+class ConfigError(Exception):
+    """The configuration is wrong; the message names the file and the key."""
+
+
+@dataclasses.dataclass
+class PlayerConfig:
+    """One seat: a name, and whether the computer plays it."""
+
+    name: str
+    bot: bool = False
+
+
+@dataclasses.dataclass
+class ServiceConfig:
+    """Everything the live service needs to run a game."""
+
+    game: str = "pixoid"
+    options: dict[str, Any] = dataclasses.field(default_factory=dict)
+    seed: int = 0
+    players: list[PlayerConfig] = dataclasses.field(default_factory=list)
+    backend: str = "sim"
+    backend_options: dict[str, Any] = dataclasses.field(default_factory=dict)
+    #: Controller id of each piece (colour), in piece order.
+    pieces: list[str] = dataclasses.field(default_factory=list)
+    host: str = "127.0.0.1"
+    port: int = 8080
+    web: bool = True
+    db: Path | None = None
+    #: Seconds a bot waits before each wheel turn and press (0 = as fast as possible).
+    bot_delay: float = 0.6
+    #: Seconds the dashboard is given to show a resolved turn before the next phase's bots act.
+    turn_pause: float = 2.0
+
+    def db_path(self) -> Path:
+        return self.db if self.db is not None else state_dir() / "bitbox.db"
+
+    def setup_dict(self) -> dict[str, Any]:
+        """The table's set-up as stored with a game (so a resume knows who sat where)."""
+        return {
+            "players": [dataclasses.asdict(p) for p in self.players],
+            "backend": self.backend,
+            "pieces": list(self.pieces),
+        }
+
+
+#: Known keys per table, for clear "unknown key" errors.
+_KNOWN = {
+    "": {"game", "controllers", "players", "web", "store", "bots"},
+    "game": {"name", "seed", "options"},
+    "controllers": {"backend", "pieces", "options"},
+    "players": {"name", "bot"},
+    "web": {"enabled", "host", "port"},
+    "store": {"db"},
+    "bots": {"delay", "turn_pause"},
+}
+
+
+def load_config(path: str | Path, base: ServiceConfig | None = None) -> ServiceConfig:
+    """Read a TOML configuration file on top of ``base`` (defaults if omitted)."""
+    path = Path(path)
+    where = path.name
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ConfigError(f"the configuration file {path} does not exist") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"cannot read the configuration file {path}: {exc}") from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{where}: not valid TOML: {exc}") from None
+    return config_from_dict(data, where, base, path.parent)
+
+
+def config_from_dict(
+    data: dict[str, Any], where: str = "configuration", base: ServiceConfig | None = None, folder: Path | None = None
+) -> ServiceConfig:
+    """Build a :class:`ServiceConfig` from parsed TOML data; errors name ``where`` and the key."""
+    config = dataclasses.replace(base) if base is not None else ServiceConfig()
+    _unknown(data, "", where)
+
+    game = _table(data, "game", where)
+    _unknown(game, "game", where)
+    if "name" in game:
+        config.game = _typed(game["name"], str, where, "[game] name", "a game name (text)")
+    if "seed" in game:
+        config.seed = _typed(game["seed"], int, where, "[game] seed", "a whole number")
+    if "options" in game:
+        config.options = dict(_typed(game["options"], dict, where, "[game] options", "a table of game options"))
+
+    controllers = _table(data, "controllers", where)
+    _unknown(controllers, "controllers", where)
+    if "backend" in controllers:
+        config.backend = _typed(controllers["backend"], str, where, "[controllers] backend", '"sim", "gpio" or "serial"')
+    if "options" in controllers:
+        config.backend_options = dict(
+            _typed(controllers["options"], dict, where, "[controllers] options", "a table of backend options")
+        )
+    if "pieces" in controllers:
+        pieces = _typed(controllers["pieces"], list, where, "[controllers] pieces", "a list of controller ids")
+        for index, item in enumerate(pieces):
+            _typed(item, str, where, f"[controllers] pieces[{index}]", "a controller id (text)")
+        if len(set(pieces)) != len(pieces):
+            raise ConfigError(f"{where}: [controllers] pieces: a controller is listed twice: {pieces}")
+        config.pieces = list(pieces)
+
+    if "players" in data:
+        players = _typed(data["players"], list, where, "[[players]]", "an array of tables ([[players]])")
+        config.players = []
+        for index, item in enumerate(players):
+            key = f"[[players]] #{index + 1}"
+            item = _typed(item, dict, where, key, "a table with name and bot")
+            _unknown(item, "players", where, key)
+            name = _typed(item.get("name", f"Player {index + 1}"), str, where, f"{key} name", "text")
+            bot = _typed(item.get("bot", False), bool, where, f"{key} bot", "true or false")
+            config.players.append(PlayerConfig(name, bot))
+
+    web = _table(data, "web", where)
+    _unknown(web, "web", where)
+    if "enabled" in web:
+        config.web = _typed(web["enabled"], bool, where, "[web] enabled", "true or false")
+    if "host" in web:
+        config.host = _typed(web["host"], str, where, "[web] host", "an address such as 127.0.0.1")
+    if "port" in web:
+        port = _typed(web["port"], int, where, "[web] port", "a port number")
+        if not 0 <= port <= 65535:
+            raise ConfigError(f"{where}: [web] port: {port} is not a port number (0 to 65535)")
+        config.port = port
+
+    store = _table(data, "store", where)
+    _unknown(store, "store", where)
+    if "db" in store:
+        db = Path(_typed(store["db"], str, where, "[store] db", "a file path"))
+        config.db = db if db.is_absolute() or folder is None else folder / db
+
+    bots = _table(data, "bots", where)
+    _unknown(bots, "bots", where)
+    if "delay" in bots:
+        config.bot_delay = float(_typed(bots["delay"], (int, float), where, "[bots] delay", "seconds"))
+    if "turn_pause" in bots:
+        config.turn_pause = float(_typed(bots["turn_pause"], (int, float), where, "[bots] turn_pause", "seconds"))
+    return config
+
+
+def _table(data: dict[str, Any], key: str, where: str) -> dict[str, Any]:
+    value = data.get(key, {})
+    if not isinstance(value, dict):
+        raise ConfigError(f"{where}: [{key}] must be a table, not {type(value).__name__}")
+    return value
+
+
+def _unknown(table: dict[str, Any], name: str, where: str, label: str | None = None) -> None:
+    extra = sorted(set(table) - _KNOWN[name])
+    if extra:
+        label = label or (f"[{name}]" if name else "top level")
+        raise ConfigError(
+            f"{where}: {label}: unknown key(s) {', '.join(extra)}; known keys: {', '.join(sorted(_KNOWN[name]))}"
+        )
+
+
+def _typed(value: Any, kind: type | tuple[type, ...], where: str, key: str, expected: str) -> Any:
+    ok = isinstance(value, kind) and not (isinstance(value, bool) and kind in (int, (int, float)))
+    if not ok:
+        raise ConfigError(f"{where}: {key}: expected {expected}, got {value!r}")
+    return value

@@ -1,0 +1,202 @@
+"""Putting the service together: store, controllers, game loop, dashboard, terminal, systemd.
+
+:func:`run_service` is what ``bitbox demo``, ``bitbox play`` and ``bitbox serve`` share. It opens
+the event store (refusing a damaged or busy one before anything else starts), the controllers'
+backend, resumes an unfinished game or starts one, serves the dashboard, and runs the loop in the
+calling thread until the game is over, a turn limit is reached, or SIGTERM/SIGINT arrives.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import signal
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from typing import Any, TextIO
+
+from controller.dials.backend import ControllerBackend, ControllerError
+from controller.service.auth import make_token
+from controller.service.config import ServiceConfig
+from controller.service.hub import Hub
+from controller.service.session import Session, SessionError
+from controller.service.store import GameStore, StoreError
+from controller.service.terminal import TerminalView
+from controller.service.watchdog import Watchdog
+
+
+#: Seconds the service waits at start-up for every controller to be read once.
+CONNECT_WAIT = 1.5
+
+
+class ServiceError(Exception):
+    """The service could not start; the message says why and what to do."""
+
+
+@dataclasses.dataclass
+class RunOptions:
+    """How one run behaves (beyond the configuration of the table)."""
+
+    start: str = "resume"          # "resume" the store's unfinished game, "new", or "idle" (serve: wait)
+    until_over: bool = True        # return when the game is over
+    max_turns: int | None = None   # return after this many resolved turns
+    keep_serving: bool = False     # after the game, keep the dashboard up until interrupted
+    terminal: str | None = "log"   # "log", "redraw" or None
+    token: str | None = None
+    port_fallback: bool = False    # if the port is taken, serve on any free port instead
+    out: TextIO = sys.stdout
+
+
+def open_controllers(config: ServiceConfig) -> ControllerBackend | None:
+    """The configured backend, started; ``None`` when every seat is a bot and no controller is listed."""
+    if not config.pieces:
+        if config.players and all(p.bot for p in config.players):
+            return None
+        raise ServiceError("no controllers are configured: list one controller id per colour "
+                           "(--controllers or [controllers] pieces in the config file)")
+    from controller.dials.factory import open_backend
+
+    options = dict(config.backend_options)
+    if config.backend in ("sim", "gpio"):
+        options.setdefault("controllers", list(config.pieces))
+    try:
+        backend = open_backend(config.backend, **options)
+        backend.start()
+    except (ControllerError, OSError, ValueError, KeyError, TypeError) as exc:
+        raise ServiceError(f"cannot open the {config.backend} controllers: {exc}") from None
+    # Give the controllers a moment to be read once, so the game does not start "paused".
+    wait_until(lambda: all(s.connected for s in backend.states().values())
+               and set(config.pieces) <= set(backend.states()), CONNECT_WAIT)
+    return backend
+
+
+@contextlib.contextmanager
+def _signals(session: Session) -> Iterator[None]:
+    """SIGTERM (systemd stop) and SIGINT (Ctrl-C) end the loop cleanly."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = {sig: signal.getsignal(sig) for sig in (signal.SIGTERM, signal.SIGINT)}
+
+    def stop(signum: int, frame: Any) -> None:
+        session.stop()
+
+    for sig in previous:
+        signal.signal(sig, stop)
+    try:
+        yield
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+
+
+def matching_unfinished(store: GameStore, config: ServiceConfig) -> Any:
+    """The store's unfinished game if it is the same game, options and seed as configured."""
+    stored = store.unfinished()
+    if stored is None or stored.game != config.game:
+        return None
+    from controller.engines import game_class
+
+    try:
+        wanted = game_class(config.game).OPTIONS.from_dict(config.options).to_dict()
+    except ValueError:
+        return None
+    if stored.options != wanted or stored.seed != config.seed:
+        return None
+    return stored
+
+
+def run_service(config: ServiceConfig, run: RunOptions) -> Session:
+    """Run the console as configured; returns the session once the loop has ended."""
+    out = run.out
+    try:
+        store = GameStore(config.db_path())
+    except StoreError as exc:
+        raise ServiceError(str(exc)) from None
+    backend = None
+    server = None
+    try:
+        backend = open_controllers(config)
+        hub = Hub()
+        session = Session(config, backend, store, hub)
+        try:
+            if run.start == "new":
+                session.start_new()
+            elif run.start == "resume":
+                stored = matching_unfinished(store, config)
+                if stored is not None:
+                    session.resume(stored)
+                    print(f"Resuming game #{stored.id} after {stored.actions} stored actions.", file=out)
+                else:
+                    session.start_new()
+            elif run.start == "serve":
+                stored = store.unfinished()
+                if stored is not None:
+                    session.resume(stored)
+                    print(f"Resuming game #{stored.id} after {stored.actions} stored actions.", file=out)
+            else:
+                raise ValueError(f"unknown start mode {run.start!r}")
+        except (SessionError, StoreError) as exc:
+            raise ServiceError(str(exc)) from None
+        session.publish()
+        if run.terminal:
+            TerminalView(session, out, run.terminal).attach()
+        if config.web:
+            from controller.service.web import WebServer, create_app
+            from controller.service.web.server import WebServerError
+
+            try:
+                token = make_token(run.token)
+            except ValueError as exc:
+                raise ServiceError(str(exc)) from None
+            app = create_app(session, hub, token)
+            try:
+                server = WebServer(app, config.host, config.port)
+            except WebServerError as exc:
+                if not run.port_fallback:
+                    raise ServiceError(str(exc)) from None
+                server = WebServer(app, config.host, 0)
+            server.start()
+            print(f"Dashboard: {server.url}", file=out)
+            print(f"Referee token (start, abort, correct): {token}", file=out)
+            if config.host in ("0.0.0.0", "::"):
+                print("The dashboard listens on every network interface.", file=out)
+        print(f"Event log: {config.db_path()}", file=out, flush=True)
+        watchdog = Watchdog(session.inputs_alive)
+        watchdog.ready(f"serving game #{session.game_id}" if session.game_id else "waiting for a game")
+        with _signals(session):
+            session.run(until_over=run.until_over and run.start != "serve", max_turns=run.max_turns, watchdog=watchdog)
+            session.publish()
+            game = session.game
+            if game is not None and game.is_over():
+                scores = ", ".join(f"{session.seat_name(s)} {v:g}" for s, v in enumerate(game.scores()))
+                winners = " and ".join(session.seat_name(w) for w in game.winners())
+                print(f"Game #{session.game_id} is over. Final scores: {scores}. Winner: {winners}.", file=out, flush=True)
+            elif game is not None:
+                print(f"Stopped after {session.turns_resolved} resolved turns; game #{session.game_id} "
+                      "is saved and resumes on the next start.", file=out, flush=True)
+            if run.keep_serving and server is not None and not session.stopping:
+                print("The dashboard stays up; press Ctrl-C to stop.", file=out, flush=True)
+                while not session.stopping:
+                    session.step(0.2)
+                    watchdog.tick()
+        watchdog.stopping()
+        return session
+    finally:
+        if server is not None:
+            server.stop()
+        if backend is not None:
+            backend.close()
+        store.close()
+
+
+def wait_until(predicate: Any, timeout: float, interval: float = 0.01) -> bool:
+    """Poll ``predicate`` until true or ``timeout`` seconds pass (used by tests and the bench)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate():
+            return True
+        time.sleep(interval)
+    return bool(predicate())

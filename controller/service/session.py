@@ -1,0 +1,866 @@
+"""The live game loop: controllers in, engine decisions stored, then shown.
+
+One :class:`Session` owns a game, the controllers' backend and the event store. It turns controller
+events into engine actions:
+
+* Placement (one seat at a time, Pixoid first, then clockwise): the number wheel of the placing
+  piece's controller chooses among the free start Pix, numbered 0, 1, 2... on the dashboard (the
+  chosen one is highlighted as the wheel turns); the ready button places the piece there.
+* Programming (every seat at once, in secret): each controller's direction and number wheels are
+  its piece's program; the ready button locks it (LED on). A program the rules refuse (0, a
+  diagonal, a wall right ahead) or a wheel still turning is refused at lock time: the LED blinks,
+  the dashboard says why, and the program stays unlocked. When the last program is locked the
+  engine reveals and resolves the turn.
+
+Every action the engine accepts is first committed to the event store, then applied, then
+published; a restart replays the store and carries on exactly where the game was. A controller
+that is unplugged pauses the game (locks are refused, bots wait) until it comes back.
+
+The loop runs in one thread (:meth:`Session.run`); the web server talks to it through
+:meth:`Session.command`, which queues a request and returns a future.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import dataclasses
+import hashlib
+import logging
+import queue
+import time
+from collections.abc import Callable
+from typing import Any
+
+from controller.dials.backend import ControllerBackend, ControllerError
+from controller.dials.state import DIRECTIONS, ControllerEvent, ControllerState, EventKind, LedMode
+from controller.engines import Event, Game, RuleError, game_class, new_game
+from controller.service.config import PlayerConfig, ServiceConfig
+from controller.service.hub import Hub
+from controller.service.store import GameStore, StoreError, StoredGame
+
+log = logging.getLogger(__name__)
+
+#: How many engine events the dashboard's log keeps.
+LOG_LENGTH = 60
+
+#: What a player is told when the engine refuses a program, by rule; worded so that the rest of
+#: the table learns as little as possible about the program.
+REFUSALS: dict[str, str] = {
+    "no-diagonal": "diagonal arrows are not allowed in Pixoid: choose up, down, left or right",
+    "distance-range": "the distance cannot be 0: choose a number from 1 to 9",
+    "wall-ahead": "that arrow points into a wall right against your cube: choose another direction",
+}
+#: The colours of pieces 0 to 3, as on the 8Bit Box controllers and cubes.
+PIECE_COLOURS = ("red", "blue", "green", "yellow")
+TURNING = "a wheel is still turning: let it settle on a position, then press ready again"
+
+
+#: How long a bot holds a simulated ready button down, and waits after a press before the next one (s).
+BOT_PRESS_HOLD = 0.08
+BOT_PRESS_GAP = 0.25
+#: When a bot looks again whether its press was taken (and presses again if not) (s).
+BOT_PRESS_CHECK = 0.8
+
+
+class SessionError(Exception):
+    """The session cannot start or go on (bad set-up, unknown controllers, a damaged log)."""
+
+
+@dataclasses.dataclass
+class ControllerStatus:
+    """What the table may know about one controller (never its wheels before the reveal)."""
+
+    controller_id: str
+    piece: int
+    connected: bool = False
+    turning: bool = True
+    led: LedMode | None = None
+    message: str = ""
+    refused: bool = False
+
+
+def _bot_seed(*parts: object) -> int:
+    """A stable seed from the game's seed and the decision point, so a resumed game plays on identically."""
+    digest = hashlib.sha256(repr(parts).encode()).digest()
+    return int.from_bytes(digest[:8], "big")
+
+
+class Session:
+    """A live game between controllers (or bots) and an engine, stored and published.
+
+    ``backend`` must be started by the caller. ``drive_controllers`` makes bots act through
+    their piece's simulated controller (turning wheels, pressing ready) when the backend can be
+    driven that way, so a demo exercises the same path as people.
+    """
+
+    def __init__(
+        self,
+        config: ServiceConfig,
+        backend: ControllerBackend | None,
+        store: GameStore,
+        hub: Hub | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        drive_controllers: bool = True,
+    ) -> None:
+        self.config = config
+        self.backend = backend
+        self.store = store
+        self.hub = hub or Hub()
+        self.clock = clock
+        self.drive_controllers = drive_controllers
+        self.game: Game[Any] | None = None
+        self.game_id: int | None = None
+        self.players: list[PlayerConfig] = []
+        self.pieces: list[str] = []
+        self.controllers: dict[str, ControllerStatus] = {}
+        self.locked: set[int] = set()
+        self.turns_resolved = 0
+        self.log: list[dict[str, Any]] = []
+        self.status = "idle"
+        self.notice = ""
+        self._pending_events: list[dict[str, Any]] = []
+        self._event_seq = 0
+        self._dirty = False
+        self._commands: queue.Queue[tuple[str, dict[str, Any], concurrent.futures.Future[Any]]] = queue.Queue()
+        self._stopping = False
+        self._bot_plan: list[tuple[float, int, Callable[[], None]]] = []
+        self._bot_keys: set[tuple[Any, ...]] = set()
+        self._bot_key_of_piece: dict[int, tuple[Any, ...]] = {}
+        self._bot_order = 0
+        self._bot_pressed: dict[str, float] = {}
+        self._hold_until = 0.0
+        self.turn_listeners: list[Callable[[Session], None]] = []
+
+    # ---- starting ----------------------------------------------------------------------------
+
+    def start_new(self) -> None:
+        """Begin a new game from the configuration (recorded in the store first)."""
+        config = self.config
+        try:
+            game = new_game(config.game, config.options, config.seed)
+        except (KeyError, ValueError) as exc:
+            raise SessionError(f"cannot start {config.game}: {exc.args[0] if exc.args else exc}") from None
+        players = self._check_players(config.players, game)
+        pieces = self._check_pieces(config.pieces, game, players)
+        old = self.store.unfinished()
+        if old is not None:
+            self.store.set_status(old.id, "aborted")
+        self.game_id = self.store.new_game(game.NAME, game.options.to_dict(), game.seed,
+                                           {**config.setup_dict(), "players": [dataclasses.asdict(p) for p in players],
+                                            "pieces": pieces})
+        self._install(game, players, pieces)
+        self._note(f"game #{self.game_id} started: {game.TITLE}, {len(players)} players, seed {game.seed}")
+        self._after_change()
+
+    def resume(self, stored: StoredGame) -> None:
+        """Rebuild ``stored`` from its committed actions and carry on from there."""
+        try:
+            cls = game_class(stored.game)
+            game = cls(cls.OPTIONS.from_dict(stored.options), seed=stored.seed)
+        except (KeyError, ValueError) as exc:
+            raise SessionError(f"stored game #{stored.id} cannot be rebuilt: {exc}") from None
+        players = [PlayerConfig(**p) for p in stored.setup.get("players", [])] or self._default_players(game)
+        pieces = list(stored.setup.get("pieces", [])) or list(self.config.pieces)
+        self._check_pieces(pieces, game, players)
+        self.game_id = stored.id
+        self._install(game, players, pieces)
+        for index, (player, encoded) in enumerate(self.store.actions(stored.id)):
+            try:
+                action = game.decode_action(encoded)
+                game.check(player, action)
+            except (ValueError, TypeError, KeyError) as exc:
+                raise SessionError(
+                    f"stored action #{index} of game #{stored.id} ({encoded!r}) is refused: {exc}; "
+                    "the database was left as it is"
+                ) from None
+            self._apply_known(player, action)
+        self._note(f"game #{stored.id} resumed after {len(game.history)} stored actions")
+        if game.is_over():
+            self.store.set_status(stored.id, "over")
+            self.status = "over"
+        self._after_change()
+
+    def _default_players(self, game: Game[Any]) -> list[PlayerConfig]:
+        return [PlayerConfig(f"Player {seat + 1}") for seat in range(game.num_players)]
+
+    def _check_players(self, players: list[PlayerConfig], game: Game[Any]) -> list[PlayerConfig]:
+        if not players:
+            return self._default_players(game)
+        if len(players) != game.num_players:
+            raise SessionError(
+                f"{len(players)} players are named but this game has {game.num_players} seats; "
+                f"name {game.num_players} players (or change the players option)"
+            )
+        return list(players)
+
+    def _check_pieces(self, pieces: list[str], game: Game[Any], players: list[PlayerConfig]) -> list[str]:
+        """Every piece a person may have to program needs a controller the backend knows."""
+        count = len(game.pos)
+        everyone_bot = all(p.bot for p in players)
+        if everyone_bot and not pieces:
+            return []
+        if len(pieces) != count:
+            raise SessionError(
+                f"{len(pieces)} controllers are given but the game has {count} pieces (colours); "
+                f"list one controller id per piece, in colour order"
+            )
+        if self.backend is not None:
+            known = self._known_controllers()
+            unknown = [cid for cid in pieces if known is not None and cid not in known]
+            if unknown:
+                raise SessionError(
+                    f"unknown controller id(s) {', '.join(unknown)} for the {self.backend.NAME or 'chosen'} backend; "
+                    f"known controllers: {', '.join(sorted(known or ())) or 'none'}"
+                )
+        return list(pieces)
+
+    def _known_controllers(self) -> set[str] | None:
+        """The ids the backend can read, or ``None`` where controllers announce themselves on plugging
+        in (USB boards): those are not refused at start-up, they show as unplugged until they come."""
+        backend = self.backend
+        if backend is None or backend.NAME == "serial":
+            return None
+        for name in ("controller_ids", "ids"):
+            ids = getattr(backend, name, None)
+            if ids is not None and not callable(ids):
+                return set(ids)
+        states = backend.states()
+        return set(states) if states else None
+
+    def _install(self, game: Game[Any], players: list[PlayerConfig], pieces: list[str]) -> None:
+        self.game = game
+        self.players = players
+        self.pieces = pieces
+        self.locked = set()
+        self.turns_resolved = 0
+        self.log = []
+        self._pending_events = []
+        self._bot_plan = []
+        self._bot_keys = set()
+        self._bot_key_of_piece = {}
+        self.status = "playing"
+        self.controllers = {cid: ControllerStatus(cid, piece) for piece, cid in enumerate(pieces)}
+        if self.backend is not None:
+            for cid, state in self.backend.states().items():
+                if cid in self.controllers:
+                    self._update_status(state)
+
+    # ---- the loop ----------------------------------------------------------------------------
+
+    def run(self, until_over: bool = True, max_turns: int | None = None, watchdog: Any = None,
+            tick: float = 0.05) -> None:
+        """Play until the game is over (``until_over``), ``max_turns`` turns are resolved, or :meth:`stop`."""
+        while not self._stopping:
+            self.step(tick)
+            if watchdog is not None:
+                watchdog.tick()
+            if self.game is not None and until_over and self.game.is_over():
+                break
+            if max_turns is not None and self.turns_resolved >= max_turns:
+                break
+
+    @property
+    def stopping(self) -> bool:
+        return self._stopping
+
+    def stop(self) -> None:
+        """Ask :meth:`run` to return (from any thread)."""
+        self._stopping = True
+
+    def step(self, timeout: float = 0.05) -> None:
+        """Handle queued commands, controller events that arrive within ``timeout``, and due bot steps."""
+        self._run_commands()
+        wait = min(timeout, max(0.0, self._next_bot_due() - self.clock())) if self._bot_plan else timeout
+        if self.backend is not None:
+            first = self.backend.get_event(wait)
+            events = [] if first is None else [first, *self.backend.events(0)]
+            for event in events:
+                self._on_controller_event(event)
+        elif wait > 0:
+            time.sleep(wait)
+        self._run_bots()
+        self._flush()
+
+    def inputs_alive(self) -> bool:
+        """Whether the controllers can still be read (the watchdog's condition)."""
+        if self.backend is None:
+            return True
+        if self.backend.closed:
+            return False
+        alive = getattr(self.backend, "alive", None)
+        if callable(alive):
+            return bool(alive())
+        if isinstance(alive, bool):
+            return alive
+        return True
+
+    # ---- controllers -------------------------------------------------------------------------
+
+    def _on_controller_event(self, event: ControllerEvent) -> None:
+        status = self.controllers.get(event.controller_id)
+        if status is None:
+            if event.kind is EventKind.ERROR:
+                self._note(f"controller {event.controller_id}: {event.detail}", "controller-error")
+            return
+        was_paused = self.paused_message()
+        self._update_status(event.state)
+        if event.kind is EventKind.WHEEL and status.refused:
+            status.refused, status.message = False, ""
+        if event.kind is EventKind.ERROR:
+            status.message = event.detail
+        elif event.kind is EventKind.PRESSED:
+            self._on_press(status, event.state)
+            if status.refused:
+                self._plan_bots()
+        now_paused = self.paused_message()
+        if now_paused != was_paused:
+            self._note(now_paused or "every controller is back: play resumes", "paused" if now_paused else "resumed")
+        self._refresh_leds()
+        self._publish_soon()
+
+    def _update_status(self, state: ControllerState) -> None:
+        status = self.controllers[state.controller_id]
+        status.connected = state.connected
+        status.turning = state.turning
+        if not state.connected:
+            status.led = None  # unknown again: set it afresh when it comes back
+
+    def paused_message(self) -> str:
+        """Why the game is paused (an unplugged controller), or ``""``."""
+        if self.game is None or self.game.is_over() or self.status != "playing":
+            return ""
+        missing = [cid for cid, s in self.controllers.items() if not s.connected and self._piece_needed(s.piece)]
+        if not missing:
+            return ""
+        names = ", ".join(f"{cid} ({self.piece_name(self.controllers[cid].piece)})" for cid in missing)
+        return f"paused: controller {names} is unplugged; plug it back in to go on"
+
+    def _piece_needed(self, piece: int) -> bool:
+        """A controller matters when a person may have to use it (bots play without one)."""
+        return any(not p.bot for p in self.players) or self._driven(piece)
+
+    def _on_press(self, status: ControllerStatus, state: ControllerState) -> None:
+        game = self.game
+        if game is None or game.is_over() or self.status != "playing":
+            return
+        piece = status.piece
+        paused = self.paused_message()
+        if paused:
+            self._refuse(status, paused)
+            return
+        phase = getattr(game, "phase", "")
+        if phase == "placement":
+            seat = game.current_players()[0]
+            placing = self.placing_piece()
+            if placing != piece:
+                who = self.players[seat].name if 0 <= seat < len(self.players) else f"seat {seat}"
+                self._refuse(status, f"it is {who}'s turn to place ({self.piece_name(placing)})")
+                return
+            if self.players[seat].bot and not self._driven(piece):
+                self._refuse(status, f"{self.piece_name(piece)} is played by a bot ({self.seat_name(seat)})")
+                return
+            if state.number is None:
+                self._refuse(status, TURNING)
+                return
+            candidates = self.start_candidates()
+            if state.number >= len(candidates):
+                self._refuse(status, f"there are {len(candidates)} free start Pix, numbered 0 to {len(candidates) - 1}: "
+                                     "turn the number wheel to one of them")
+                return
+            self._submit(seat, _pixoid().Place(piece, candidates[state.number]), status)
+        elif phase == "programming":
+            if piece in self.locked:
+                return
+            seat = game.controller_owner(piece)
+            if self.players[seat].bot and not self._driven(piece):
+                self._refuse(status, f"{self.piece_name(piece)} is played by a bot ({self.seat_name(seat)}) this turn")
+                return
+            if state.direction is None or state.number is None:
+                self._refuse(status, TURNING)
+                return
+            action = _pixoid().Program(piece, DIRECTIONS[state.direction], state.number)
+            self._submit(seat, action, status)
+
+    def _refuse(self, status: ControllerStatus, reason: str) -> None:
+        key = self._bot_key_of_piece.pop(status.piece, None)
+        if key is not None:
+            self._bot_keys.discard(key)  # a bot whose press was refused tries again
+        status.refused = True
+        status.message = reason
+        self._note(f"{status.controller_id} ({self.piece_name(status.piece)}) refused: {reason}", "refused",
+                   {"controller": status.controller_id, "piece": status.piece})
+
+    # ---- deciding ----------------------------------------------------------------------------
+
+    def _submit(self, player: int, action: Any, status: ControllerStatus | None = None) -> bool:
+        """Check, store, apply and announce one action; refuse it (with the reason) if illegal."""
+        game = self.game
+        assert game is not None and self.game_id is not None
+        try:
+            game.check(player, action)
+        except RuleError as exc:
+            reason = REFUSALS.get(exc.rule, exc.reason)
+            if status is not None:
+                self._refuse(status, reason)
+            else:
+                log.warning("bot action refused: %s", exc.reason)
+            return False
+        self.store.append(self.game_id, len(game.history), player, game.encode_action(action))
+        self._apply_known(player, action)
+        if status is not None:
+            status.refused, status.message = False, ""
+        if game.is_over():
+            self.store.set_status(self.game_id, "over")
+            self.status = "over"
+        self._after_change()
+        return True
+
+    def _apply_known(self, player: int, action: Any) -> list[Event]:
+        """Apply an action already checked (and stored); keep the lock set and the log in step."""
+        game = self.game
+        assert game is not None
+        phase_before = getattr(game, "phase", "")
+        events = game.apply_unchecked(player, action)
+        piece = getattr(action, "piece", None)
+        if isinstance(action, _pixoid().Place):
+            self._note(f"{self.seat_name(player)} placed {self.piece_name(piece)} on start Pix {self._pix_label(action.pix)}",
+                       "placed", {"piece": piece, "pix": list(action.pix)})
+        elif isinstance(action, _pixoid().Program):
+            self.locked.add(piece)
+            if not any(game.secret_pending(seat) for seat in range(game.num_players)):
+                self.locked.clear()
+                self.turns_resolved += 1
+                self._hold_until = self.clock() + self.config.turn_pause
+        if getattr(game, "phase", "") != phase_before:
+            self.locked.clear()
+        for event in events:
+            self._record(self._named(event.to_json()))
+        if self.turns_resolved and isinstance(action, _pixoid().Program) and not self.locked:
+            for listener in self.turn_listeners:
+                listener(self)
+        return events
+
+    def _named(self, event: dict[str, Any]) -> dict[str, Any]:
+        """Lock announcements with the player's name rather than a seat number."""
+        seat = event["data"].get("seat")
+        if event["kind"] == "locked" and isinstance(seat, int):
+            return {**event, "text": f"{self.seat_name(seat)} has locked in"}
+        if event["kind"] == "programmed" and isinstance(seat, int):
+            return {**event, "text": f"{self.seat_name(seat)} has locked one of their controllers"}
+        return event
+
+    def _after_change(self) -> None:
+        for status in self.controllers.values():
+            if not status.refused:
+                status.message = ""
+        self._refresh_leds()
+        self._plan_bots()
+        self._publish_soon()
+
+    # ---- LEDs --------------------------------------------------------------------------------
+
+    def _refresh_leds(self) -> None:
+        if self.backend is None:
+            return
+        for cid, status in self.controllers.items():
+            if status.refused:
+                mode = LedMode.BLINK
+            elif status.piece in self.locked:
+                mode = LedMode.ON
+            else:
+                mode = LedMode.OFF
+            if mode != status.led and status.connected:
+                try:
+                    self.backend.set_led(cid, mode)
+                    status.led = mode
+                except ControllerError as exc:
+                    status.message = str(exc)
+
+    # ---- bots --------------------------------------------------------------------------------
+
+    def _driven(self, piece: int) -> bool:
+        """Whether bots act through this piece's controller (a backend that can be driven)."""
+        if not self.drive_controllers or self.backend is None or piece >= len(self.pieces):
+            return False
+        return all(callable(getattr(self.backend, name, None)) for name in ("turn", "press", "release"))
+
+    def _plan_bots(self) -> None:
+        """Schedule the bot seats' next actions (once per decision point)."""
+        game = self.game
+        if game is None or game.is_over() or self.status != "playing":
+            return
+        phase = getattr(game, "phase", "")
+        base = [game.seed, getattr(game, "round_index", 0), getattr(game, "turn_in_round", 0), phase]
+        delay = self.config.bot_delay
+        self._bot_keys = {k for k in self._bot_keys if k[:4] == tuple(base)}  # only this decision point's
+        for seat in game.current_players():
+            if not (0 <= seat < len(self.players)) or not self.players[seat].bot:
+                continue
+            if phase == "placement":
+                key = (*base, "place", len(game.history))
+            else:
+                key = (*base, "program", seat)
+            if key in self._bot_keys:
+                continue
+            self._bot_keys.add(key)
+            actions = self._bot_actions(seat, key)
+            for action in actions:
+                self._bot_key_of_piece[action.piece] = key
+            offset = self._hold_until - self.clock() if self._hold_until > self.clock() else 0.0
+            rng_seed = _bot_seed(*key, "timing")
+            for action in actions:
+                steps = self._bot_steps(seat, action)
+                for index, fn in enumerate(steps):
+                    offset += delay * (0.5 + ((rng_seed >> (index % 48)) & 7) / 8)
+                    self._schedule(offset, fn)
+
+    def _bot_actions(self, seat: int, key: tuple[Any, ...]) -> list[Any]:
+        """The bot's actions for every piece it owes now (one placement, or one program per piece),
+        chosen on a copy of the game so the second piece's choice sees the first."""
+        game = self.game
+        assert game is not None
+        owed = len({a.piece for a in game.legal_actions(seat)}) if getattr(game, "phase", "") == "programming" else 1
+        clone = game.clone()
+        actions = []
+        for index in range(owed):
+            action = _pixoid().PixoidBot(_bot_seed(*key, index)).choose(clone, seat)
+            actions.append(action)
+            if index + 1 < owed:
+                clone.apply_unchecked(seat, action)
+        return actions
+
+    def _bot_steps(self, seat: int, action: Any) -> list[Callable[[], bool | None]]:
+        """A bot's hand on a simulated controller: turn the wheels, wait until they settle, press ready."""
+        piece = action.piece
+        if not self._driven(piece):
+            return [lambda: self._bot_direct(seat, action)]
+        cid = self.pieces[piece]
+        backend: Any = self.backend
+        if isinstance(action, _pixoid().Place):
+            def digit() -> int:
+                candidates = self.start_candidates()
+                return candidates.index(tuple(action.pix)) if tuple(action.pix) in candidates else 0
+
+            targets = lambda: {"number": digit()}  # noqa: E731
+            turns = [lambda: self._bot_turn(cid, "number", digit())]
+        else:
+            wanted = {"direction": DIRECTIONS.index(action.direction), "number": action.distance}
+            targets = lambda: wanted  # noqa: E731
+            turns = [
+                lambda: self._bot_turn(cid, "direction", wanted["direction"]),
+                lambda: self._bot_turn(cid, "number", wanted["number"]),
+            ]
+
+        def press() -> bool:
+            state = backend.state(cid)
+            if state.button or self.clock() - self._bot_pressed.get(cid, float("-inf")) < BOT_PRESS_GAP:
+                return False  # the last press is not over yet
+            if not state.connected or any(
+                state.wheel(w) != v or backend.wheel_target(cid, w) != v for w, v in targets().items()
+            ):
+                return False  # a player waits for the wheels to settle before pressing
+            backend.press(cid)
+            backend.release(cid, after=BOT_PRESS_HOLD)
+            self._bot_pressed[cid] = self.clock()
+            self._schedule(BOT_PRESS_CHECK, confirm)
+            return True
+
+        game = self.game
+        assert game is not None
+        moment = (getattr(game, "round_index", 0), getattr(game, "turn_in_round", 0), len(game.history))
+
+        def confirm() -> None:
+            """A press too short for a busy poller is never seen: a player would press again."""
+            now = self.game
+            if now is None or now.is_over() or self.status != "playing":
+                return
+            if isinstance(action, _pixoid().Place):
+                pending = self.placing_piece() == piece and len(now.history) == moment[2]
+            else:
+                pending = (now.phase == "programming" and piece not in self.locked
+                           and (now.round_index, now.turn_in_round) == moment[:2])
+            if pending and not self.controllers[cid].refused:
+                self._schedule(0.0, press)
+
+        return [*turns, press]
+
+    def _bot_turn(self, cid: str, wheel: str, position: int) -> None:
+        """Turn a simulated wheel, unless it already shows ``position`` (nobody touches a wheel that is right)."""
+        backend: Any = self.backend
+        if backend.wheel_target(cid, wheel) != position:
+            backend.turn(cid, wheel, position)
+
+    def _bot_direct(self, seat: int, action: Any) -> None:
+        game = self.game
+        if game is None or seat not in game.current_players():
+            return
+        piece = getattr(action, "piece", None)
+        if isinstance(action, _pixoid().Program) and piece in self.locked:
+            return
+        self._submit(seat, action)
+
+    def _schedule(self, offset: float, fn: Callable[[], None]) -> None:
+        self._bot_order += 1
+        self._bot_plan.append((self.clock() + offset, self._bot_order, fn))
+        self._bot_plan.sort(key=lambda item: (item[0], item[1]))
+
+    def _next_bot_due(self) -> float:
+        return self._bot_plan[0][0] if self._bot_plan else float("inf")
+
+    def _run_bots(self) -> None:
+        if self.paused_message():
+            return
+        now = self.clock()
+        while self._bot_plan and self._bot_plan[0][0] <= now:
+            due, order, fn = self._bot_plan.pop(0)
+            if fn() is False:
+                self._bot_plan.append((now + 0.02, order, fn))
+                self._bot_plan.sort(key=lambda item: (item[0], item[1]))
+                break
+            if self.backend is not None:
+                for event in self.backend.events(0):
+                    self._on_controller_event(event)
+            if self.paused_message():
+                break
+
+    # ---- commands from the web ---------------------------------------------------------------
+
+    def command(self, name: str, payload: dict[str, Any] | None = None) -> concurrent.futures.Future[Any]:
+        """Queue a command for the loop's thread: ``abort``, ``start`` or ``undo``."""
+        future: concurrent.futures.Future[Any] = concurrent.futures.Future()
+        self._commands.put((name, dict(payload or {}), future))
+        return future
+
+    def _run_commands(self) -> None:
+        while True:
+            try:
+                name, payload, future = self._commands.get_nowait()
+            except queue.Empty:
+                return
+            try:
+                result = getattr(self, f"_cmd_{name.replace('-', '_')}")(payload)
+            except (SessionError, StoreError, ValueError) as exc:
+                future.set_exception(exc)
+            except Exception as exc:  # noqa: BLE001 - the web reports it; the loop goes on
+                log.exception("command %s failed", name)
+                future.set_exception(exc)
+            else:
+                future.set_result(result)
+
+    def _cmd_abort(self, payload: dict[str, Any]) -> dict[str, Any]:
+        if self.game is None or self.game_id is None or self.status != "playing":
+            raise SessionError("there is no game being played to abort")
+        self.store.set_status(self.game_id, "aborted")
+        self.status = "aborted"
+        self._bot_plan.clear()
+        self._note(f"game #{self.game_id} aborted")
+        self._after_change()
+        return {"aborted": self.game_id}
+
+    def _cmd_start(self, payload: dict[str, Any]) -> dict[str, Any]:
+        if self.status == "playing" and self.game is not None and not self.game.is_over() and not payload.get("replace"):
+            raise SessionError(f"game #{self.game_id} is still being played; abort it first or send \"replace\": true")
+        config = dataclasses.replace(self.config)
+        if "options" in payload:
+            if not isinstance(payload["options"], dict):
+                raise ValueError("\"options\" must be an object of game options")
+            config.options = payload["options"]
+        if "seed" in payload:
+            if type(payload["seed"]) is not int:
+                raise ValueError("\"seed\" must be a whole number")
+            config.seed = payload["seed"]
+        if "players" in payload:
+            players = payload["players"]
+            if not isinstance(players, list) or not all(
+                isinstance(p, dict) and isinstance(p.get("name", ""), str) and isinstance(p.get("bot", False), bool)
+                and set(p) <= {"name", "bot"} for p in players
+            ):
+                raise ValueError("\"players\" must be a list of {\"name\": text, \"bot\": true/false}")
+            config.players = [PlayerConfig(p.get("name", f"Player {i + 1}"), p.get("bot", False))
+                              for i, p in enumerate(players)]
+        unknown = sorted(set(payload) - {"options", "seed", "players", "replace"})
+        if unknown:
+            raise ValueError(f"unknown field(s) {', '.join(unknown)}; known: options, seed, players, replace")
+        previous = self.config
+        self.config = config
+        try:
+            self.start_new()
+        except SessionError:
+            self.config = previous
+            raise
+        return {"started": self.game_id}
+
+    def _cmd_games(self, payload: dict[str, Any]) -> dict[str, Any]:
+        return {"games": [
+            {"id": g.id, "game": g.game, "seed": g.seed, "status": g.status, "actions": g.actions,
+             "created": g.created, "finished": g.finished, "players": g.setup.get("players", [])}
+            for g in self.store.games()
+        ]}
+
+    def _cmd_export(self, payload: dict[str, Any]) -> dict[str, Any]:
+        """A stored game as a save file; a game still being played is not exported (its programs are secret)."""
+        stored = self.store.game(int(payload["game_id"]))
+        if stored.status == "playing":
+            raise SessionError(f"game #{stored.id} is still being played; it can be exported once it is over or aborted")
+        return self.store.save_data(stored.id)
+
+    def _cmd_undo(self, payload: dict[str, Any]) -> dict[str, Any]:
+        """Take back the last ``count`` actions (a correction): drop them from the log and replay."""
+        count = payload.get("count", 1)
+        if type(count) is not int or count < 1:
+            raise ValueError("\"count\" must be a whole number of actions, 1 or more")
+        unknown = sorted(set(payload) - {"count"})
+        if unknown:
+            raise ValueError(f"unknown field(s) {', '.join(unknown)}; known: count")
+        if self.game is None or self.game_id is None:
+            raise SessionError("there is no game to correct")
+        have = len(self.game.history)
+        if count > have:
+            raise SessionError(f"the game has only {have} actions; cannot take back {count}")
+        self.store.truncate(self.game_id, have - count)
+        self.resume(self.store.game(self.game_id))
+        self._note(f"correction: the last {count} action(s) were taken back")
+        return {"actions": have - count}
+
+    # ---- what the table sees -----------------------------------------------------------------
+
+    def piece_name(self, piece: int | None) -> str:
+        names = PIECE_COLOURS
+        if piece is None:
+            return "?"
+        return names[piece] if 0 <= piece < len(names) else f"piece {piece}"
+
+    def seat_name(self, seat: int) -> str:
+        return self.players[seat].name if 0 <= seat < len(self.players) else f"seat {seat}"
+
+    def _pix_label(self, pix: Any) -> str:
+        board = getattr(self.game, "board", None)
+        try:
+            return board.label(board.index(tuple(pix)))
+        except Exception:  # noqa: BLE001 - a label is cosmetic
+            return str(tuple(pix))
+
+    def placing_piece(self) -> int | None:
+        game = self.game
+        if game is None or getattr(game, "phase", "") != "placement" or not game.current_players():
+            return None
+        actions = game.legal_actions(game.current_players()[0])
+        return actions[0].piece if actions else None
+
+    def start_candidates(self) -> list[Any]:
+        """The free start Pix the placing piece may take, in the order the number wheel counts them."""
+        game = self.game
+        if game is None or getattr(game, "phase", "") != "placement" or not game.current_players():
+            return []
+        return sorted({tuple(a.pix) for a in game.legal_actions(game.current_players()[0])})
+
+    def waiting_for(self) -> list[dict[str, Any]]:
+        """Who the table is waiting for: seat names and the pieces they have not locked."""
+        game = self.game
+        if game is None or game.is_over() or self.status != "playing":
+            return []
+        phase = getattr(game, "phase", "")
+        out = []
+        if phase == "placement":
+            seat = game.current_players()[0]
+            out.append({"seat": seat, "name": self.seat_name(seat), "pieces": [self.placing_piece()]})
+        elif phase == "programming":
+            for seat in game.current_players():
+                pieces = [p for p in self._pieces_in_game() if game.controller_owner(p) == seat and p not in self.locked]
+                out.append({"seat": seat, "name": self.seat_name(seat), "pieces": pieces})
+        return out
+
+    def _pieces_in_game(self) -> list[int]:
+        return list(range(len(self.game.pos))) if self.game is not None else []
+
+    def public_state(self) -> dict[str, Any]:
+        """The spectator's state: the engine's public view and the controllers' status, no secrets."""
+        game = self.game
+        state: dict[str, Any] = {
+            "status": self.status,
+            "notice": self.notice,
+            "paused": self.paused_message(),
+            "turns_resolved": self.turns_resolved,
+            "log": self.log[-LOG_LENGTH:],
+        }
+        if game is None:
+            return {**state, "game": None}
+        phase = getattr(game, "phase", "")
+        placing = self.placing_piece()
+        candidates = self.start_candidates()
+        selected = None
+        if placing is not None and placing < len(self.pieces) and self.backend is not None:
+            number = self.backend.states().get(self.pieces[placing], ControllerState("")).number
+            selected = number if number is not None and number < len(candidates) else None
+        controllers = []
+        for cid, status in self.controllers.items():
+            owner = game.controller_owner(status.piece) if phase == "programming" else None
+            controllers.append({
+                "id": cid,
+                "piece": status.piece,
+                "colour": self.piece_name(status.piece),
+                "owner": owner,
+                "owner_name": self.seat_name(owner) if owner is not None else None,
+                "connected": status.connected,
+                "turning": status.turning,
+                "locked": status.piece in self.locked,
+                "refused": status.refused,
+                "message": status.message,
+            })
+        winners = list(game.winners()) if game.is_over() else []
+        state.update(
+            game={
+                "id": self.game_id,
+                "name": game.NAME,
+                "title": game.TITLE,
+                "seed": game.seed,
+                "options": game.options.to_dict(),
+                "over": game.is_over(),
+                "winners": winners,
+                "actions": len(game.history),
+            },
+            view=game.view(None),
+            phase=phase,
+            scores=list(game.scores()),
+            players=[{"seat": seat, "name": p.name, "bot": p.bot} for seat, p in enumerate(self.players)],
+            piece_names=[self.piece_name(p) for p in self._pieces_in_game()],
+            controllers=controllers,
+            waiting_for=self.waiting_for(),
+            placement={"piece": placing, "candidates": [list(c) for c in candidates], "selected": selected}
+            if placing is not None else None,
+        )
+        return state
+
+    # ---- publishing --------------------------------------------------------------------------
+
+    def _note(self, text: str, kind: str = "service", data: dict[str, Any] | None = None) -> None:
+        self._record({"kind": kind, "text": text, "data": data or {}})
+
+    def _record(self, event: dict[str, Any]) -> None:
+        self._event_seq += 1
+        event = {**event, "n": self._event_seq}
+        self.log.append(event)
+        del self.log[:-LOG_LENGTH]
+        self._pending_events.append(event)
+        if event["kind"] in ("paused", "resumed", "game-over"):
+            self.notice = event["text"]
+
+    def _publish_soon(self) -> None:
+        self._dirty = True
+
+    def _flush(self) -> None:
+        if getattr(self, "_dirty", False) or self._pending_events:
+            self.publish()
+
+    def publish(self) -> dict[str, Any]:
+        """Send the public state and the events since the last message to every listener."""
+        self._dirty = False
+        events, self._pending_events = self._pending_events, []
+        return self.hub.publish({"type": "state", "state": self.public_state(), "events": events})
+
+
+def _pixoid() -> Any:
+    """The Pixoid engine package (imported on first use, like the registry does)."""
+    import importlib
+
+    return importlib.import_module("controller.engines.pixoid")

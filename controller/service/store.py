@@ -1,0 +1,306 @@
+"""The crash-safe event log: every decided action, in a SQLite file, committed before it is shown.
+
+A game is stored as what the engines' save format needs (game name, options, seed) plus its actions
+in order, one row each. Replaying those rows rebuilds the game exactly, so a power cut or a
+``kill -9`` loses nothing that was ever shown: the service writes an action in its own transaction
+(WAL journal, ``synchronous=FULL``) and only then applies it and tells the dashboard.
+
+Opening checks what the file is before touching it: a file that is not SQLite, or a SQLite file of
+another application, is refused with :class:`StoreError` and left exactly as it was. A second
+process on the same file is refused too (an exclusive lock on a ``.lock`` file beside it).
+"""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import sqlite3
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+#: Written in the ``meta`` table; a database without it is not ours.
+SCHEMA_NAME = "bitbox-event-log"
+SCHEMA_VERSION = 1
+
+_SQLITE_MAGIC = b"SQLite format 3\x00"
+
+_SCHEMA = """
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE games (
+    id INTEGER PRIMARY KEY,
+    game TEXT NOT NULL,
+    options TEXT NOT NULL,
+    seed INTEGER NOT NULL,
+    setup TEXT NOT NULL,
+    status TEXT NOT NULL,
+    created REAL NOT NULL,
+    finished REAL
+);
+CREATE TABLE actions (
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    seq INTEGER NOT NULL,
+    player INTEGER NOT NULL,
+    action TEXT NOT NULL,
+    at REAL NOT NULL,
+    PRIMARY KEY (game_id, seq)
+);
+"""
+
+#: A game's life: ``playing`` until it ends (``over``) or someone stops it (``aborted``).
+STATUSES = ("playing", "over", "aborted")
+
+
+class StoreError(Exception):
+    """The database cannot be used: not a bitbox event log, damaged, or in use by another process."""
+
+
+@dataclass(frozen=True)
+class StoredGame:
+    """One game's row: enough to rebuild it with its actions."""
+
+    id: int
+    game: str
+    options: dict[str, Any]
+    seed: int
+    setup: dict[str, Any]
+    status: str
+    created: float
+    finished: float | None
+    actions: int
+
+
+class GameStore:
+    """The event log in one SQLite file. Use as a context manager or call :meth:`close`.
+
+    Example::
+
+        with GameStore(path) as store:
+            gid = store.new_game("pixoid", {"players": 4}, seed=7, setup={})
+            store.append(gid, 0, 0, {"place": [0, 12]})
+    """
+
+    def __init__(self, path: str | os.PathLike[str]) -> None:
+        self.path = Path(path)
+        self._lock_fd: int | None = None
+        self._check_file()
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._take_lock()
+        try:
+            self._conn = self._connect()
+        except BaseException:
+            self._release_lock()
+            raise
+
+    # ---- opening ---------------------------------------------------------------------------
+
+    def _check_file(self) -> None:
+        """Refuse, without writing a byte, a file that is not an SQLite database."""
+        if not self.path.exists():
+            return
+        if self.path.is_dir():
+            raise StoreError(f"{self.path} is a folder, not a database file; give a file path with --db")
+        try:
+            with open(self.path, "rb") as handle:
+                head = handle.read(len(_SQLITE_MAGIC))
+        except OSError as exc:
+            raise StoreError(f"cannot read the database {self.path}: {exc.strerror}") from None
+        if head and head != _SQLITE_MAGIC:
+            raise StoreError(
+                f"{self.path} is not a bitbox database (it is not an SQLite file); "
+                "it was left untouched: move it away or give another path with --db"
+            )
+
+    def _take_lock(self) -> None:
+        lock_path = self.path.with_name(self.path.name + ".lock")
+        fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            try:
+                holder = os.read(fd, 32).decode(errors="replace").strip() or "unknown"
+            finally:
+                os.close(fd)
+            raise StoreError(
+                f"the database {self.path} is in use by another bitbox process (pid {holder}); "
+                "stop it first, or give another path with --db"
+            ) from None
+        os.ftruncate(fd, 0)
+        os.write(fd, str(os.getpid()).encode())
+        self._lock_fd = fd
+
+    def _release_lock(self) -> None:
+        if self._lock_fd is not None:
+            os.close(self._lock_fd)
+            self._lock_fd = None
+
+    def _connect(self) -> sqlite3.Connection:
+        existed = self.path.exists() and self.path.stat().st_size > 0
+        uri = f"file:{self.path}?mode={'rw' if existed else 'rwc'}"
+        conn = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False)
+        try:
+            if existed:
+                self._check_schema(conn)
+            conn.execute("PRAGMA journal_mode=WAL")
+            conn.execute("PRAGMA synchronous=FULL")
+            conn.execute("PRAGMA foreign_keys=ON")
+            if not existed:
+                with _transaction(conn):
+                    for statement in _SCHEMA.strip().split(";"):
+                        if statement.strip():
+                            conn.execute(statement)
+                    conn.execute("INSERT INTO meta VALUES ('schema', ?)", (SCHEMA_NAME,))
+                    conn.execute("INSERT INTO meta VALUES ('version', ?)", (str(SCHEMA_VERSION),))
+        except BaseException:
+            conn.close()
+            raise
+        return conn
+
+    def _check_schema(self, conn: sqlite3.Connection) -> None:
+        """Refuse another application's SQLite file before any pragma could rewrite its header."""
+        try:
+            tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+            meta = dict(conn.execute("SELECT key, value FROM meta")) if "meta" in tables else {}
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(
+                f"the database {self.path} is damaged ({exc}); it was left untouched: "
+                "move it away or give another path with --db"
+            ) from None
+        if meta.get("schema") != SCHEMA_NAME:
+            found = ", ".join(sorted(tables)) or "no tables"
+            raise StoreError(
+                f"{self.path} is an SQLite database of another application ({found}), not a bitbox event log; "
+                "it was left untouched: give another path with --db"
+            )
+        if meta.get("version") != str(SCHEMA_VERSION):
+            raise StoreError(
+                f"{self.path} is a bitbox event log of version {meta.get('version')}; "
+                f"this version reads version {SCHEMA_VERSION}"
+            )
+
+    # ---- writing ---------------------------------------------------------------------------
+
+    def new_game(self, game: str, options: dict[str, Any], seed: int, setup: dict[str, Any]) -> int:
+        """Record a new game (options, seed and the table's set-up: players, controllers); its id."""
+        with _transaction(self._conn):
+            cursor = self._conn.execute(
+                "INSERT INTO games (game, options, seed, setup, status, created) VALUES (?, ?, ?, ?, 'playing', ?)",
+                (game, _dumps(options), seed, _dumps(setup), time.time()),
+            )
+        return int(cursor.lastrowid)
+
+    def append(self, game_id: int, seq: int, player: int, action: Any) -> None:
+        """Commit one decided action as number ``seq`` (0-based) of the game, durably.
+
+        ``seq`` must be the next number: a duplicate or a gap raises :class:`StoreError`, so two
+        writers can never interleave one game's actions.
+        """
+        with _transaction(self._conn):
+            (count,) = self._conn.execute(
+                "SELECT COALESCE(MAX(seq) + 1, 0) FROM actions WHERE game_id = ?", (game_id,)
+            ).fetchone()
+            if count != seq:
+                raise StoreError(f"game {game_id} has {count} stored actions; cannot store action number {seq}")
+            self._conn.execute(
+                "INSERT INTO actions (game_id, seq, player, action, at) VALUES (?, ?, ?, ?, ?)",
+                (game_id, seq, player, _dumps(action), time.time()),
+            )
+
+    def truncate(self, game_id: int, keep: int) -> int:
+        """Drop the actions after the first ``keep`` (a correction); how many were dropped."""
+        with _transaction(self._conn):
+            cursor = self._conn.execute("DELETE FROM actions WHERE game_id = ? AND seq >= ?", (game_id, keep))
+            self._conn.execute("UPDATE games SET status = 'playing', finished = NULL WHERE id = ?", (game_id,))
+        return cursor.rowcount
+
+    def set_status(self, game_id: int, status: str) -> None:
+        if status not in STATUSES:
+            raise ValueError(f"unknown game status {status!r}; statuses: {', '.join(STATUSES)}")
+        with _transaction(self._conn):
+            self._conn.execute(
+                "UPDATE games SET status = ?, finished = ? WHERE id = ?",
+                (status, None if status == "playing" else time.time(), game_id),
+            )
+
+    # ---- reading ---------------------------------------------------------------------------
+
+    def games(self) -> list[StoredGame]:
+        """Every stored game, oldest first."""
+        rows = self._conn.execute(
+            "SELECT g.id, g.game, g.options, g.seed, g.setup, g.status, g.created, g.finished,"
+            " (SELECT COUNT(*) FROM actions a WHERE a.game_id = g.id) FROM games g ORDER BY g.id"
+        ).fetchall()
+        return [_stored(row) for row in rows]
+
+    def game(self, game_id: int) -> StoredGame:
+        for stored in self.games():
+            if stored.id == game_id:
+                return stored
+        raise StoreError(f"there is no game number {game_id} in {self.path}")
+
+    def unfinished(self) -> StoredGame | None:
+        """The most recent game still being played, if any (the one to resume)."""
+        playing = [g for g in self.games() if g.status == "playing"]
+        return playing[-1] if playing else None
+
+    def actions(self, game_id: int) -> list[tuple[int, Any]]:
+        """The game's actions as ``(player, encoded action)`` pairs, in order."""
+        rows = self._conn.execute(
+            "SELECT player, action FROM actions WHERE game_id = ? ORDER BY seq", (game_id,)
+        ).fetchall()
+        return [(player, json.loads(action)) for player, action in rows]
+
+    def save_data(self, game_id: int) -> dict[str, Any]:
+        """The game in the engines' save format (see ``controller.engines.core.Game.save``)."""
+        from controller.engines.core import SAVE_FORMAT, SAVE_VERSION
+
+        stored = self.game(game_id)
+        return {
+            "format": SAVE_FORMAT,
+            "version": SAVE_VERSION,
+            "game": stored.game,
+            "options": stored.options,
+            "seed": stored.seed,
+            "actions": [[player, action] for player, action in self.actions(game_id)],
+        }
+
+    # ---- closing ---------------------------------------------------------------------------
+
+    def close(self) -> None:
+        """Close the database and release the lock (idempotent)."""
+        conn = getattr(self, "_conn", None)
+        if conn is not None:
+            conn.close()
+            self._conn = None  # type: ignore[assignment]
+        self._release_lock()
+
+    def __enter__(self) -> GameStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+class _transaction:
+    """``BEGIN IMMEDIATE`` ... ``COMMIT`` (``ROLLBACK`` on error) on an autocommit connection."""
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self.conn = conn
+
+    def __enter__(self) -> sqlite3.Connection:
+        self.conn.execute("BEGIN IMMEDIATE")
+        return self.conn
+
+    def __exit__(self, exc_type: object, *rest: object) -> None:
+        self.conn.execute("ROLLBACK" if exc_type else "COMMIT")
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"))
+
+
+def _stored(row: tuple[Any, ...]) -> StoredGame:
+    gid, game, options, seed, setup, status, created, finished, count = row
+    return StoredGame(gid, game, json.loads(options), seed, json.loads(setup), status, created, finished, count)

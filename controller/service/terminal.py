@@ -1,0 +1,86 @@
+"""The terminal view: the board and the table's status, for play over SSH or a demo in a shell.
+
+Two modes: ``redraw`` clears the screen and draws the current state on every change (a live view
+with ``--terminal``), ``log`` prints the board once per resolved turn and one line per event (a
+demo's transcript, readable when piped to a file). Only public information is printed: the
+board drawing, who has locked in, the revealed programs.
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+from typing import Any, TextIO
+
+CLEAR = "\x1b[H\x1b[2J"
+
+
+class TerminalView:
+    """Prints a :class:`~controller.service.session.Session`'s state; attach with :meth:`attach`."""
+
+    def __init__(self, session: Any, stream: TextIO | None = None, mode: str = "log", colour: bool | None = None) -> None:
+        if mode not in ("log", "redraw"):
+            raise ValueError(f"terminal mode must be 'log' or 'redraw', not {mode!r}")
+        self.session = session
+        self.stream = stream or sys.stdout
+        self.mode = mode
+        self.colour = self.stream.isatty() if colour is None else colour
+        self._lock = threading.Lock()
+
+    def attach(self) -> None:
+        self.session.hub.add_listener(self.on_message)
+
+    def detach(self) -> None:
+        self.session.hub.remove_listener(self.on_message)
+
+    def board_text(self) -> str:
+        game = self.session.game
+        if game is None:
+            return "(no game)\n"
+        if self.colour:
+            from controller.engines.pixoid import render_ansi
+
+            return render_ansi(game)
+        return game.render()
+
+    def on_message(self, message: dict[str, Any]) -> None:
+        with self._lock:
+            if self.mode == "redraw":
+                self._redraw(message)
+            else:
+                self._log(message)
+            self.stream.flush()
+
+    def _status_lines(self, state: dict[str, Any]) -> list[str]:
+        lines = []
+        if state.get("paused"):
+            lines.append(f"!! {state['paused']}")
+        for c in state.get("controllers", []):
+            word = ("unplugged" if not c["connected"] else "locked" if c["locked"]
+                    else "refused" if c["refused"] else "turning" if c["turning"] else "ready")
+            owner = f" {c['owner_name']}" if c.get("owner_name") else ""
+            message = f"  - {c['message']}" if c.get("message") else ""
+            lines.append(f"  {c['id']:<10} {c['colour']:<7}{owner:<12} {word}{message}")
+        waiting = state.get("waiting_for") or []
+        if waiting:
+            lines.append("  waiting for: " + ", ".join(w["name"] for w in waiting))
+        return lines
+
+    def _redraw(self, message: dict[str, Any]) -> None:
+        state = message["state"]
+        out = [CLEAR, self.board_text()]
+        out.extend(line + "\n" for line in self._status_lines(state))
+        out.append("\n")
+        for event in state.get("log", [])[-8:]:
+            out.append(f"  {event['text']}\n")
+        self.stream.write("".join(out))
+
+    def _log(self, message: dict[str, Any]) -> None:
+        state = message["state"]
+        for event in message.get("events", []):
+            if event["kind"] in ("moved", "locked", "programmed"):
+                continue
+            self.stream.write(f"- {event['text']}\n")
+        kinds = {e["kind"] for e in message.get("events", [])}
+        if kinds & {"revealed", "game-over"} or ("placed" in kinds and state.get("phase") == "programming"):
+            self.stream.write("\n" + self.board_text() + "\n")

@@ -1,0 +1,169 @@
+"""The dashboard's web app: the page, the JSON API and the live stream of server-sent events.
+
+Routes (``T`` needs the token):
+
+==========================  ===================================================================
+``GET  /``                   the dashboard page (console and table views, one page, no build step)
+``GET  /api/state``          the latest public state (what a spectator may see)
+``GET  /api/events``         server-sent events: one ``state`` message per change
+``GET  /api/games``          the stored games
+``GET  /api/games/{id}``     one game as a save file (JSON)
+``GET  /api/health``         whether the loop is running and the controllers are readable
+``POST /api/game/start`` T   start a new game: ``{"options": {...}, "seed": 7, "players": [...]}``
+``POST /api/game/abort`` T   stop the game being played
+``POST /api/game/undo``  T   take back the last actions: ``{"count": 1}``
+==========================  ===================================================================
+
+Every error is JSON ``{"error": "what was wrong"}`` with a 4xx status.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response, StreamingResponse
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from controller.service.auth import bearer, token_matches
+from controller.service.hub import Hub
+
+STATIC_DIR = Path(__file__).with_name("static")
+
+#: Seconds between keep-alive comments on an idle event stream (proxies drop silent streams).
+KEEPALIVE = 15.0
+
+#: Largest request body the API reads.
+MAX_BODY = 64 * 1024
+
+
+def _error(status: int, message: str) -> JSONResponse:
+    return JSONResponse({"error": message}, status_code=status)
+
+
+def create_app(session: Any, hub: Hub, token: str, command_timeout: float = 10.0) -> Starlette:
+    """The dashboard app for a running :class:`~controller.service.session.Session`."""
+
+    closing = asyncio.Event()
+
+    async def index(request: Request) -> Response:
+        return FileResponse(STATIC_DIR / "index.html", headers={"Cache-Control": "no-cache"})
+
+    async def state(request: Request) -> Response:
+        text = hub.latest_text
+        if text is None:
+            return _error(503, "the game loop has not published anything yet; try again in a moment")
+        return Response(text, media_type="application/json", headers={"Cache-Control": "no-store"})
+
+    async def events(request: Request) -> Response:
+        loop = asyncio.get_running_loop()
+        key, queue = hub.subscribe(loop)
+
+        async def stream() -> Any:
+            try:
+                yield "retry: 1000\n\n"
+                if hub.latest_text is not None:
+                    yield f"event: state\ndata: {hub.latest_text}\n\n"
+                while not closing.is_set():
+                    try:
+                        text = await asyncio.wait_for(queue.get(), KEEPALIVE)
+                    except asyncio.TimeoutError:
+                        yield ": keep-alive\n\n"
+                        continue
+                    yield f"event: state\ndata: {text}\n\n"
+            finally:
+                hub.unsubscribe(key)
+
+        headers = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
+        return StreamingResponse(stream(), media_type="text/event-stream", headers=headers)
+
+    async def run_command(name: str, payload: dict[str, Any]) -> Response:
+        future = session.command(name, payload)
+        try:
+            result = await asyncio.wait_for(asyncio.wrap_future(future), command_timeout)
+        except asyncio.TimeoutError:
+            return _error(503, f"the game loop did not answer within {command_timeout:.0f} s")
+        except ValueError as exc:
+            return _error(400, str(exc))
+        except Exception as exc:  # noqa: BLE001 - session and store errors are the user's to read
+            status = 404 if "no game number" in str(exc) else 409
+            return _error(status, str(exc))
+        return JSONResponse(result)
+
+    async def games(request: Request) -> Response:
+        return await run_command("games", {})
+
+    async def game(request: Request) -> Response:
+        raw = request.path_params["game_id"]
+        if not raw.isdigit():
+            return _error(400, f"a game id is a whole number, not {raw!r}")
+        return await run_command("export", {"game_id": int(raw)})
+
+    async def health(request: Request) -> Response:
+        alive = bool(session.inputs_alive())
+        return JSONResponse({"ok": alive, "published": hub.seq}, status_code=200 if alive else 503)
+
+    def authorised(request: Request) -> Response | None:
+        given = bearer(request.headers.get("authorization")) or request.query_params.get("token")
+        if given is None:
+            return _error(401, "this needs the token printed when the service started "
+                               "(send 'Authorization: Bearer TOKEN' or ?token=TOKEN)")
+        if not token_matches(token, given):
+            return _error(403, "wrong token; use the one printed when the service started")
+        return None
+
+    async def read_json(request: Request) -> dict[str, Any] | Response:
+        body = await request.body()
+        if len(body) > MAX_BODY:
+            return _error(413, f"the request body is larger than {MAX_BODY // 1024} KiB")
+        if not body.strip():
+            return {}
+        ctype = request.headers.get("content-type", "application/json").split(";")[0].strip()
+        if ctype not in ("application/json", ""):
+            return _error(415, f"send JSON (Content-Type: application/json), not {ctype}")
+        try:
+            data = json.loads(body)
+        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+            return _error(400, f"the body is not valid JSON: {exc}")
+        if not isinstance(data, dict):
+            return _error(400, "the body must be a JSON object")
+        return data
+
+    def guarded(name: str) -> Any:
+        async def handler(request: Request) -> Response:
+            denied = authorised(request)
+            if denied is not None:
+                return denied
+            payload = await read_json(request)
+            if isinstance(payload, Response):
+                return payload
+            return await run_command(name, payload)
+
+        return handler
+
+    async def http_error(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, HTTPException)
+        messages = {404: f"nothing at {request.url.path}", 405: f"{request.method} is not allowed on {request.url.path}"}
+        return _error(exc.status_code, messages.get(exc.status_code, str(exc.detail)))
+
+    routes = [
+        Route("/", index),
+        Route("/api/state", state),
+        Route("/api/events", events),
+        Route("/api/games", games),
+        Route("/api/games/{game_id}", game),
+        Route("/api/health", health),
+        Route("/api/game/start", guarded("start"), methods=["POST"]),
+        Route("/api/game/abort", guarded("abort"), methods=["POST"]),
+        Route("/api/game/undo", guarded("undo"), methods=["POST"]),
+        Mount("/static", StaticFiles(directory=STATIC_DIR), name="static"),
+    ]
+    app = Starlette(routes=routes, exception_handlers={HTTPException: http_error})
+    app.state.closing = closing
+    return app

@@ -1,0 +1,102 @@
+"""The SQLite event log: durable settings, refusing foreign or damaged files untouched, one process at a time."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import sqlite3
+import subprocess
+import sys
+
+import pytest
+
+from controller.service.store import GameStore, StoreError
+
+
+def _fingerprint(path):
+    data = path.read_bytes()
+    return hashlib.sha256(data).hexdigest(), path.stat().st_mtime_ns, len(data)
+
+
+def test_actions_round_trip_and_settings(tmp_path):
+    path = tmp_path / "log.db"
+    with GameStore(path) as store:
+        gid = store.new_game("pixoid", {"players": 4}, 7, {"players": [{"name": "A", "bot": False}]})
+        store.append(gid, 0, 0, {"type": "place", "piece": 0, "pix": [1, 2]})
+        store.append(gid, 1, 1, {"type": "place", "piece": 1, "pix": [3, 4]})
+        with pytest.raises(StoreError, match="has 2 stored actions; cannot store action number 5"):
+            store.append(gid, 5, 0, {})
+        assert store._conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+        assert store._conn.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
+    with GameStore(path) as store:
+        assert store.unfinished().id == gid
+        assert store.actions(gid) == [(0, {"type": "place", "piece": 0, "pix": [1, 2]}),
+                                      (1, {"type": "place", "piece": 1, "pix": [3, 4]})]
+        save = store.save_data(gid)
+        assert save["format"] == "bitbox-game" and save["seed"] == 7 and len(save["actions"]) == 2
+        store.set_status(gid, "over")
+        assert store.unfinished() is None
+
+
+def test_garbage_file_is_refused_and_left_untouched(tmp_path):
+    path = tmp_path / "garbage.db"
+    path.write_bytes(os.urandom(4096))
+    before = _fingerprint(path)
+    with pytest.raises(StoreError, match="not an SQLite file.*left untouched"):
+        GameStore(path)
+    assert _fingerprint(path) == before
+    assert not (tmp_path / "garbage.db-wal").exists()
+
+
+def test_foreign_sqlite_file_is_refused_and_left_untouched(tmp_path):
+    path = tmp_path / "other.db"
+    conn = sqlite3.connect(path)
+    conn.execute("CREATE TABLE recipes (name TEXT, minutes INTEGER)")
+    conn.execute("INSERT INTO recipes VALUES ('tarte', 40)")
+    conn.commit()
+    conn.close()
+    before = _fingerprint(path)
+    with pytest.raises(StoreError, match="another application \\(recipes\\).*left untouched"):
+        GameStore(path)
+    assert _fingerprint(path) == before
+    assert not (tmp_path / "other.db-wal").exists()
+
+
+def test_truncated_database_is_refused(tmp_path):
+    path = tmp_path / "log.db"
+    with GameStore(path) as store:
+        store.new_game("pixoid", {}, 1, {})
+    data = path.read_bytes()
+    path.write_bytes(data[:100] + b"\xff" * 200)
+    before = _fingerprint(path)
+    with pytest.raises(StoreError):
+        GameStore(path)
+    assert _fingerprint(path) == before
+
+
+def test_a_second_process_on_the_same_database_is_refused(tmp_path):
+    path = tmp_path / "log.db"
+    with GameStore(path):
+        code = (
+            "import sys\n"
+            "from controller.service.store import GameStore, StoreError\n"
+            "try:\n"
+            f"    GameStore({str(path)!r})\n"
+            "except StoreError as exc:\n"
+            "    print(exc); sys.exit(3)\n"
+        )
+        result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=30)
+        assert result.returncode == 3, result.stderr
+        assert f"in use by another bitbox process (pid {os.getpid()})" in result.stdout
+    # Once released, it opens again.
+    GameStore(path).close()
+
+
+def test_cli_reports_a_foreign_database_cleanly(tmp_path):
+    path = tmp_path / "notes.txt"
+    path.write_text("shopping list\n")
+    result = subprocess.run([sys.executable, "-m", "controller", "games", "--db", str(path)],
+                            capture_output=True, text=True, timeout=30)
+    assert result.returncode == 2
+    assert "is not a bitbox database" in result.stderr and "Traceback" not in result.stderr
+    assert path.read_text() == "shopping list\n"
