@@ -1,7 +1,7 @@
 """Train the small learned pip reader (controller/vision/pipnet.py) from the real photo sets' TRAINING parts.
 
     pip install torch --index-url https://download.pytorch.org/whl/cpu   # training only
-    python bench/train_pipnet.py [--data ../shared/data] [--epochs 30]
+    python bench/train_pipnet.py [--data ../shared/data]      # about 10 minutes on 2 cores
 
 The service itself runs the network with numpy; PyTorch is needed only to train it.
 
@@ -49,17 +49,18 @@ def splits(data: Path) -> dict[str, list[ev.Sample]]:
     }
 
 
-def _crop_samples(image: np.ndarray, det: dice.Candidate, label: int, rng: np.random.Generator,
+def _crop_samples(image: np.ndarray, cand: dice.Candidate, label: int, rng: np.random.Generator,
                   jitter: int) -> list[tuple[np.ndarray, int]]:
+    """The candidate's crop, and for a die ``jitter`` more, shifted, scaled and turned at random."""
     out = []
-    for j in range(jitter + 1):
-        cx, cy = det.center
-        size, angle = det.size, det.angle
+    for j in range(jitter + 1 if label != pipnet.NOT_A_DIE else 1):
+        cx, cy = cand.center
+        size, angle = cand.size, cand.angle
         if j:
             cx += rng.normal(0, 0.08) * size
             cy += rng.normal(0, 0.08) * size
-            size *= math.exp(rng.normal(0, 0.1))
-            angle += rng.normal(0, 6)
+            size *= math.exp(rng.normal(0, 0.12))
+            angle += rng.uniform(-45, 45)
         crop = dice.face_crop(image, (cx, cy), size * dice.CROP_MARGIN, angle)
         out.append((crop, label))
     return out
@@ -97,7 +98,8 @@ def build(samples: list[ev.Sample], jitter: int, jobs: int) -> tuple[np.ndarray,
     return np.stack(xs), np.asarray(ys)
 
 
-def train(x: np.ndarray, y: np.ndarray, epochs: int, seed: int = 0) -> pipnet.PipNet:
+def train(x: np.ndarray, y: np.ndarray, epochs: int, channels: tuple[int, ...] = (12, 24, 32),
+          hidden: int = 64, seed: int = 0) -> pipnet.PipNet:
     """Fit the network with Adam on cross-entropy; each batch is turned and mirrored at random
     (a die face's value does not change)."""
     import torch
@@ -105,12 +107,12 @@ def train(x: np.ndarray, y: np.ndarray, epochs: int, seed: int = 0) -> pipnet.Pi
 
     torch.manual_seed(seed)
     layers: list[nn.Module] = []
-    channels = [2, 12, 24, 32]
+    channels = (2, *channels)
     for i in range(pipnet.CONV_LAYERS):
         layers += [nn.Conv2d(channels[i], channels[i + 1], 3, padding=1), nn.ReLU(), nn.MaxPool2d(2)]
     side = pipnet.SIDE // 2 ** pipnet.CONV_LAYERS
-    model = nn.Sequential(*layers, nn.Flatten(), nn.Linear(channels[-1] * side * side, 64), nn.ReLU(),
-                          nn.Dropout(0.3), nn.Linear(64, len(pipnet.CLASSES)))
+    model = nn.Sequential(*layers, nn.Flatten(), nn.Linear(channels[-1] * side * side, hidden),
+                          nn.ReLU(), nn.Dropout(0.3), nn.Linear(hidden, len(pipnet.CLASSES)))
     xt, yt = torch.from_numpy(x), torch.from_numpy(y).long()
     opt = torch.optim.Adam(model.parameters(), lr=2e-3, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.CosineAnnealingLR(opt, epochs)
@@ -128,7 +130,7 @@ def train(x: np.ndarray, y: np.ndarray, epochs: int, seed: int = 0) -> pipnet.Pi
             loss = loss_fn(model(xb), yt[idx])
             loss.backward()
             opt.step()
-            total += float(loss) * len(idx)
+            total += float(loss.detach()) * len(idx)
         sched.step()
         print(f"epoch {epoch + 1}: loss {total / len(yt):.4f}", flush=True)
     model.eval()
@@ -145,9 +147,11 @@ def train(x: np.ndarray, y: np.ndarray, epochs: int, seed: int = 0) -> pipnet.Pi
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, default=ROOT.parent / "shared" / "data")
-    parser.add_argument("--epochs", type=int, default=30)
-    parser.add_argument("--jitter", type=int, default=2)
+    parser.add_argument("--epochs", type=int, default=25)
+    parser.add_argument("--jitter", type=int, default=8)
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--channels", default="12,24,32", help="channels of the 3 convolution layers")
+    parser.add_argument("--hidden", type=int, default=64)
     parser.add_argument("--out", type=Path, default=pipnet.WEIGHTS)
     args = parser.parse_args()
     if not args.data.is_dir():
@@ -158,7 +162,8 @@ def main() -> int:
     xv, yv = build(sets["val"], 0, args.jobs)
     print(f"training samples: {len(y)} (per class {np.bincount(y, minlength=7).tolist()})")
     print(f"validation samples: {len(yv)} (per class {np.bincount(yv, minlength=7).tolist()})")
-    net = train(x, y, args.epochs)
+    channels = tuple(int(c) for c in args.channels.split(","))
+    net = train(x, y, args.epochs, channels, args.hidden)
     net.save(args.out)
     net = pipnet.PipNet.load(args.out)           # measure what was saved (float16)
     train_acc = float((net.probabilities(x[:5000]).argmax(1) == y[:5000]).mean())

@@ -1,0 +1,425 @@
+"""Finding dice in an image and reading their top faces.
+
+:func:`find_dice` looks for regions that stand out from the surface the dice lie on: against an
+image of the empty mat when one is given, otherwise against a smooth estimate of the surface made from
+the photo itself. The point deepest inside each die-sized part of those regions is a place that may
+hold a die; there the pips are found and fitted to the six layouts (:mod:`controller.vision.pips`),
+which also gives the face's centre, turn and size, or a DiXe symbol is matched from a face library
+(:mod:`controller.vision.faces`). A small learned reader (:mod:`controller.vision.pipnet`) checks each
+pip reading and tells dice from die-like things. Faces nobody is sure of are reported unreadable.
+
+:func:`read_face` reads a crop already cut to one face (the table pipeline's top-face crops);
+:func:`read_crop` reads a loose crop of one die.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from typing import TYPE_CHECKING
+
+import cv2
+import numpy as np
+
+from controller.vision import pipnet as _pipnet
+from controller.vision import pips as _pips
+from controller.vision.snapshot import DieFace
+
+if TYPE_CHECKING:
+    from controller.vision.faces import FaceLibrary
+
+
+@dataclasses.dataclass(frozen=True)
+class DieDetection:
+    """One die found in an image, in that image's pixels."""
+
+    center: tuple[float, float]
+    size: float                                   # side of the top face's square
+    angle: float                                  # degrees, 0..90
+    corners: tuple[tuple[float, float], ...]      # the top face's 4 corners
+    face: DieFace
+    colour: str | None
+    area_fraction: float                          # blob area / expected die area
+
+
+@dataclasses.dataclass(frozen=True)
+class Candidate:
+    """A place that may hold a die, with what the pip layout reader made of it."""
+
+    center: tuple[float, float]      # the face's centre when pips placed it, else the blob's depth peak
+    size: float                      # the face's side
+    angle: float                     # degrees, 0..90
+    face: DieFace                    # the pip layout reading (or a library symbol)
+    spots: int                       # pip-like spots near the centre
+    depth: float                     # how deep inside the foreground, as a fraction of a die
+    area_fraction: float
+
+
+#: Colour distance (L + 1.5 chroma, Lab units) above which a pixel stands out from the surface.
+FOREGROUND_THRESHOLD = 22
+
+#: The crop read around a die, as a multiple of its side, so a face cut off-centre is still whole.
+CROP_MARGIN = 1.4
+
+#: A die's face side over its pips' grid step (the distance between neighbouring pip positions).
+FACE_PER_STEP = 3.8
+
+#: The learned reader drops a detection as "not a die" at this probability, and overrules the
+#: pip layout reading at this one (measured on the training sets' validation parts).
+NET_NOT_A_DIE = 0.5
+NET_SURE = 0.5
+
+#: Two detections closer than this many die sides are one die (an unreadable one: the second figure).
+DUPLICATE_REACH = 0.6
+UNREAD_DUPLICATE_REACH = 0.85
+
+#: A pip layout reading this sure stands against the network unless the network is very sure.
+LAYOUT_SURE = 0.95
+NET_VERY_SURE = 0.9
+
+
+def _odd(n: float) -> int:
+    k = max(3, int(round(n)))
+    return k if k % 2 else k + 1
+
+
+def foreground(image_bgr: np.ndarray, background_bgr: np.ndarray | None = None,
+               mask: np.ndarray | None = None, die_size_px: float | None = None) -> np.ndarray:
+    """A 0/255 mask of what stands out from the surface.
+
+    With ``background_bgr`` (the empty mat, same size) the surface is that image; otherwise it is the
+    photo with everything smaller than a few dice smoothed away (a large median filter).
+    """
+    lab = cv2.cvtColor(image_bgr, cv2.COLOR_BGR2LAB)
+    if background_bgr is not None:
+        if background_bgr.shape != image_bgr.shape:
+            raise ValueError(
+                f"background image is {background_bgr.shape}, the frame is {image_bgr.shape}: "
+                "take the empty-mat image with the same camera and resolution")
+        surface = cv2.cvtColor(background_bgr, cv2.COLOR_BGR2LAB)
+    else:
+        h, w = lab.shape[:2]
+        scale = 4
+        small = cv2.resize(lab, (w // scale, h // scale), interpolation=cv2.INTER_AREA)
+        k = die_size_px * 3.0 / scale if die_size_px else min(h, w) / 6.0 / scale
+        smooth = cv2.medianBlur(small, _odd(k))
+        surface = cv2.resize(smooth, (w, h), interpolation=cv2.INTER_LINEAR)
+    diff = lab.astype(np.int16) - surface.astype(np.int16)
+    # Shadows are darker surface of the same hue: darkening counts less than brightening or colour.
+    light = np.where(diff[..., 0] < 0, -0.6 * diff[..., 0], diff[..., 0])
+    dist = light + 1.5 * (np.abs(diff[..., 1]) + np.abs(diff[..., 2]))
+    dist = np.clip(dist, 0, 255).astype(np.uint8)
+    dist = cv2.GaussianBlur(dist, (5, 5), 0)
+    fg = np.where(dist >= FOREGROUND_THRESHOLD, 255, 0).astype(np.uint8)
+    if mask is not None:
+        fg[mask == 0] = 0
+    k = _odd((die_size_px or 30) * 0.12)
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+    fg = cv2.morphologyEx(fg, cv2.MORPH_CLOSE, kernel)
+    fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3)))
+    return fill_holes(fg, (die_size_px or min(fg.shape[:2]) / 10.0) ** 2 * 0.6)
+
+
+def fill_holes(fg: np.ndarray, max_hole_area: float) -> np.ndarray:
+    """Fill enclosed background regions smaller than ``max_hole_area`` (pips the colour of the mat)."""
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(255 - fg, connectivity=4)
+    h, w = fg.shape
+    out = fg.copy()
+    for i in range(1, count):
+        x, y, bw, bh, area = stats[i]
+        if area > max_hole_area or x == 0 or y == 0 or x + bw == w or y + bh == h:
+            continue
+        out[labels == i] = 255
+    return out
+
+
+def peaks(fg: np.ndarray, size: float) -> list[tuple[float, float, float]]:
+    """Candidate die centres: the points deepest inside the foreground, one per die-sized spot.
+
+    The distance to the nearest background pixel peaks near the middle of each die (half a side
+    deep), also where dice touch one another or a wall. Peaks up to that depth are kept, the
+    deepest first, none closer than 0.4 die to one already kept. Returns (x, y, depth).
+    """
+    dist = cv2.distanceTransform(fg, cv2.DIST_L2, 5)
+    k = _odd(size * 0.25)
+    local = cv2.dilate(dist, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
+    ys, xs = np.nonzero((dist >= local) & (dist >= 0.12 * size) & (dist <= 0.85 * size))
+    order = np.argsort(-dist[ys, xs], kind="stable")
+    kept: list[tuple[float, float, float]] = []
+    min_gap = (0.4 * size) ** 2
+    for i in order:
+        x, y = float(xs[i]), float(ys[i])
+        if all((x - kx) ** 2 + (y - ky) ** 2 >= min_gap for kx, ky, _ in kept):
+            kept.append((x, y, float(dist[ys[i], xs[i]])))
+    return kept
+
+
+def estimate_die_size(fg: np.ndarray) -> float | None:
+    """The typical side of a die, from the widest square that fits in each foreground region.
+
+    A die's region holds a square about one die wide, dice touching one another too; thin things
+    (walls, rims, cables) hold much less. The median over regions is robust to a few odd ones; its upper quartile, because a die whose colour is close to the surface shows only part of its square.
+    """
+    dist = cv2.distanceTransform(fg, cv2.DIST_L2, 5)
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(fg, connectivity=8)
+    if count <= 1:
+        return None
+    widest = np.zeros(count)
+    np.maximum.at(widest, labels.ravel(), dist.ravel())
+    sides = []
+    for i in range(1, count):
+        side = 2.0 * widest[i]
+        if side >= 8 and 0.6 * side * side <= stats[i, cv2.CC_STAT_AREA] <= 12 * side * side:
+            sides.append(side)
+    if not sides:
+        return None
+    return float(np.percentile(sides, 75))
+
+
+def face_crop(image_bgr: np.ndarray, center: tuple[float, float], side: float, angle: float,
+              out: int = _pips.CANON, interpolation: int = cv2.INTER_AREA) -> np.ndarray:
+    """The square of ``side`` pixels at ``center``, turned by ``angle`` degrees, resampled to ``out``."""
+    rot = cv2.getRotationMatrix2D(center, angle, out / side)
+    rot[0, 2] += out / 2 - center[0]
+    rot[1, 2] += out / 2 - center[1]
+    return cv2.warpAffine(image_bgr, rot, (out, out), flags=interpolation,
+                          borderMode=cv2.BORDER_REPLICATE)
+
+
+def read_face(crop_bgr: np.ndarray, faces: FaceLibrary | None = None,
+              face_side: float | None = None) -> DieFace:
+    """Read the top face in a crop centred on it.
+
+    ``face_side``: the face's side as a fraction of the crop's side (default: the crop is the face).
+    With a face library, symbol faces are tried first; a pip reading is returned otherwise.
+    """
+    if faces is not None and len(faces):
+        symbol = faces.match(crop_bgr)
+        if symbol.readable:
+            return symbol
+    return _pips.read_pips(crop_bgr, face_side)
+
+
+def _corners(center: tuple[float, float], side: float, angle: float) -> tuple[tuple[float, float], ...]:
+    pts = cv2.boxPoints((center, (side, side), angle))
+    return tuple((float(x), float(y)) for x, y in pts)
+
+
+def _read_at(image_bgr: np.ndarray, center: tuple[float, float], size: float, angle: float,
+             steps: tuple[float, float],
+             ) -> tuple[DieFace, _pips.Fit | None, int]:
+    """Read the face near ``center``: the reading, the pip layout's placement in image pixels, and
+    how many pip-like spots lie near the centre (0 means this is probably not a die).
+
+    ``size`` is the face's side and ``steps`` the range of pip grid steps allowed, in image pixels.
+    """
+    side = size * CROP_MARGIN
+    crop = face_crop(image_bgr, center, side, angle)
+    scale = side / _pips.CANON
+    spots = _pips.find_pips(crop, 1.0 / CROP_MARGIN)
+    fit, confidence = _pips.best_reading(spots, _pips.CANON / CROP_MARGIN, max_offset=0.45,
+                                         step_range=(steps[0] / scale, steps[1] / scale))
+    near = sum(1 for p in spots
+               if math.hypot(p.x - _pips.CANON / 2, p.y - _pips.CANON / 2) * scale < 0.55 * size)
+    if fit is None or confidence < _pips.MIN_CONFIDENCE:
+        return DieFace(confidence=round(confidence, 3)), None, near
+    # Back to image pixels: the crop is turned by ``angle`` about ``center`` and scaled.
+    t = math.radians(angle)
+    u, v = (fit.centre[0] - _pips.CANON / 2) * scale, (fit.centre[1] - _pips.CANON / 2) * scale
+    cx = center[0] + u * math.cos(t) + v * math.sin(t)
+    cy = center[1] - u * math.sin(t) + v * math.cos(t)
+    placed = _pips.Fit(fit.pips, fit.residual, fit.step * scale, fit.angle - t, (cx, cy))
+    return DieFace(pips=fit.pips, confidence=round(confidence, 3)), placed, near
+
+
+def candidates(image_bgr: np.ndarray, die_size_px: float | None = None, background_bgr=None,
+               mask=None, faces: FaceLibrary | None = None) -> list[Candidate]:
+    """Every place that may hold a die, each read by pip layouts.
+
+    Places are the depth peaks of the foreground (:func:`peaks`). The face size is ``die_size_px``
+    when known; otherwise it is estimated: first roughly from the foreground's blobs, then from the
+    pip spacing of the faces read surely (4, 5 and 6 pips). Each place is read in a wide crop, then
+    again in a crop centred and squared on the pip layout found, at that die's own scale (dice
+    differ in size and perspective makes near ones bigger).
+    """
+    if image_bgr is None or image_bgr.ndim != 3 or image_bgr.shape[2] != 3:
+        raise ValueError("find_dice needs a colour (BGR, 3-channel) image")
+    fg = foreground(image_bgr, background_bgr, mask, die_size_px)
+    blob_size = die_size_px or estimate_die_size(fg)
+    if blob_size is None:
+        return []
+    places = peaks(fg, blob_size)
+    if die_size_px:
+        size = die_size_px
+    else:
+        # The blobs hold shadows and side faces: a face is smaller than its blob, by how much
+        # depends on the light, so the pips tell.
+        rough = [_read_at(image_bgr, (x, y), blob_size, 0.0, (blob_size / 9.0, blob_size / 2.5))
+                 for x, y, _ in places]
+        sure = [fit.step for face, fit, _ in rough
+                if fit is not None and fit.pips >= 4 and face.confidence >= 0.8]
+        size = float(np.median(sure)) * FACE_PER_STEP if sure else blob_size * 0.75
+    steps = (size / FACE_PER_STEP * 0.7, size / FACE_PER_STEP * 1.45)
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(fg, connectivity=8)
+    out: list[Candidate] = []
+    for x, y, depth in places:
+        component = labels[int(y), int(x)]
+        if faces is not None and len(faces):
+            angle = _blob_angle(labels, component, stats)
+            symbol = faces.match(face_crop(image_bgr, (x, y), size * CROP_MARGIN, angle))
+            if symbol.readable:
+                frac = float(stats[component, cv2.CC_STAT_AREA]) / (size * size)
+                out.append(Candidate((float(x), float(y)), float(size), float(angle), symbol, 1,
+                                     depth / blob_size, min(frac, 99.0)))
+                continue
+        # The place may be off the face's centre (shadows, side faces): look wide first.
+        face, fit, near = _read_at(image_bgr, (x, y), max(size, blob_size), 0.0, steps)
+        die_size = size
+        if fit is not None:
+            center, angle = fit.centre, math.degrees(fit.angle) % 90.0
+            if fit.pips > 1:
+                die_size = fit.step * FACE_PER_STEP
+                face2, _, _ = _read_at(image_bgr, center, die_size, angle,
+                                       (fit.step * 0.85, fit.step * 1.18))
+                if face2.readable and face2.confidence >= face.confidence:
+                    face = face2
+        else:
+            center, angle = (x, y), _blob_angle(labels, component, stats)
+        frac = float(stats[component, cv2.CC_STAT_AREA]) / (die_size * die_size)
+        out.append(Candidate((float(center[0]), float(center[1])), float(die_size), float(angle),
+                             face, near, depth / blob_size, min(frac, 99.0)))
+    return out
+
+
+def candidate_crop(image_bgr: np.ndarray, cand: Candidate | DieDetection) -> np.ndarray:
+    """The crop the readers see: the face squared to the crop, with a margin around it."""
+    return face_crop(image_bgr, cand.center, cand.size * CROP_MARGIN, cand.angle)
+
+
+def _detection(c: Candidate, face: DieFace) -> DieDetection:
+    return DieDetection(center=c.center, size=c.size, angle=c.angle,
+                        corners=_corners(c.center, c.size, c.angle), face=face, colour=None,
+                        area_fraction=c.area_fraction)
+
+
+def locate(image_bgr: np.ndarray, die_size_px: float | None = None, background_bgr=None,
+           mask=None, faces: FaceLibrary | None = None) -> list[DieDetection]:
+    """The dice found and read by pip layouts alone: a place is a die when pip-like spots (or a
+    library face) are seen near its middle; its face is unreadable when they fit no layout."""
+    found = []
+    for c in candidates(image_bgr, die_size_px, background_bgr, mask, faces):
+        if not c.face.readable and c.spots == 0:
+            continue
+        # Of two readings of one die, the one seeing more pips saw the whole face.
+        score = (10.0 + (c.face.pips or 0) if c.face.readable else 0.0) + c.face.confidence + c.depth
+        found.append((score, _detection(c, c.face)))
+    return _distinct(found)
+
+
+def find_dice(image_bgr: np.ndarray, die_size_px: float | None = None, background_bgr=None,
+              mask=None, faces: FaceLibrary | None = None) -> list[DieDetection]:
+    """Every die in ``image_bgr`` with its top face read.
+
+    ``die_size_px``: the side of a die's top face in pixels, when known (the mat calibration gives
+    it); otherwise it is estimated from the image. ``background_bgr``: the empty mat, same size.
+    ``mask``: non-zero where dice may be. ``faces``: a DiXe face library.
+
+    Places that may hold a die are read by pip layouts (:func:`candidates`), then checked by the
+    small learned reader (:mod:`controller.vision.pipnet`), which also tells dice from die-like
+    things; where its weights are absent, the pip layout reading stands alone (:func:`locate`).
+    """
+    net = _pipnet.default()
+    if net is None:
+        return locate(image_bgr, die_size_px, background_bgr, mask, faces)
+    cands = candidates(image_bgr, die_size_px, background_bgr, mask, faces)
+    pip_cands = [c for c in cands if c.face.symbol is None]
+    found = [(20.0 + c.face.confidence, _detection(c, c.face)) for c in cands if c.face.symbol is not None]
+    if pip_cands:
+        x = np.stack([_pipnet.features(candidate_crop(image_bgr, c), 1.0 / CROP_MARGIN)
+                      for c in pip_cands])
+        # With a face library the table holds symbol dice, which the network has never seen: it
+        # may then doubt a reading but not remove a die.
+        may_drop = faces is None or not len(faces)
+        for c, p in zip(pip_cands, net.probabilities(x)):
+            combined = _combine(c.face, p, may_drop)
+            if combined is None:
+                continue
+            face, die = combined
+            if not face.readable and c.spots == 0 and die < 1.0 - NET_NOT_A_DIE:
+                continue                      # no pips, no known symbol, not die-like
+            found.append((die + face.confidence + 0.1 * c.depth, _detection(c, face)))
+    return _distinct(found)
+
+
+def _combine(classical: DieFace, p: np.ndarray, may_drop: bool = True) -> tuple[DieFace, float] | None:
+    """The face as both readers see it, and how surely this is a die; None when surely not one
+    (and ``may_drop``).
+
+    Where the two agree, the face stands; where they differ, the network's face stands if it is
+    sure, and the face is unreadable otherwise.
+    """
+    die = 1.0 - float(p[_pipnet.NOT_A_DIE])
+    if die < 1.0 - NET_NOT_A_DIE and may_drop:
+        return None
+    faces = p[:_pipnet.NOT_A_DIE] / max(1e-6, float(p[:_pipnet.NOT_A_DIE].sum()))
+    best = int(np.argmax(faces)) + 1
+    sure = float(faces[best - 1])
+    if classical.pips == best:
+        face = DieFace(pips=best, confidence=round(max(sure, classical.confidence), 3))
+    elif classical.pips is not None and classical.confidence >= LAYOUT_SURE and sure < NET_VERY_SURE:
+        face = DieFace(pips=classical.pips, confidence=round(classical.confidence * (1.0 - sure), 3))
+    elif sure >= NET_SURE:
+        face = DieFace(pips=best, confidence=round(sure * (0.9 if classical.pips else 1.0), 3))
+    else:
+        face = DieFace(confidence=round(sure, 3))
+    return face, die
+
+
+def _blob_angle(labels: np.ndarray, component: int, stats: np.ndarray) -> float:
+    x, y, w, h, _ = stats[component]
+    region = (labels[y:y + h, x:x + w] == component).astype(np.uint8)
+    contours, _ = cv2.findContours(region, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    if not contours:
+        return 0.0
+    return float(cv2.minAreaRect(max(contours, key=cv2.contourArea))[2] % 90.0)
+
+
+def _distinct(found: list[tuple[float, DieDetection]]) -> list[DieDetection]:
+    """The best detection of each die: of two closer than ~0.6 die (the larger of the two), the
+    higher scored one stays; an unreadable one must be farther, since a die's side faces and stray
+    pips beside a read face are no die of their own."""
+    kept: list[DieDetection] = []
+    for _, det in sorted(found, key=lambda item: -item[0]):
+        reach = DUPLICATE_REACH if det.face.readable else UNREAD_DUPLICATE_REACH
+        if all(math.dist(det.center, k.center) >= reach * max(det.size, k.size) for k in kept):
+            kept.append(det)
+    kept.sort(key=lambda d: (d.center[1], d.center[0]))
+    return kept
+
+
+def read_crop(crop_bgr: np.ndarray, faces: FaceLibrary | None = None) -> DieFace:
+    """Read the die in a crop showing one die near its middle, however tightly cut.
+
+    The crop's middle is read as a face filling 60 % to all of the crop; unless that reading is
+    sure, the die is also looked for in the crop (padded with its border colour) as in a photo,
+    and the surer reading wins.
+    """
+    h, w = crop_bgr.shape[:2]
+    side = min(h, w)
+    square = crop_bgr[(h - side) // 2:(h - side) // 2 + side, (w - side) // 2:(w - side) // 2 + side]
+    readings = [read_face(square, faces, face_side=f) for f in (0.6, 0.7, 0.85, 1.0)]
+    centred = max(readings, key=lambda f: (f.readable, f.confidence))
+    if centred.readable and centred.confidence >= 0.9:
+        return centred
+    pad = max(h, w) // 2
+    edge = np.concatenate([crop_bgr[0], crop_bgr[-1], crop_bgr[:, 0], crop_bgr[:, -1]])
+    colour = [int(v) for v in np.median(edge, axis=0)]
+    padded = cv2.copyMakeBorder(crop_bgr, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=colour)
+    centre = (w / 2 + pad, h / 2 + pad)
+    near = [d.face for d in find_dice(padded, faces=faces) if math.dist(d.center, centre) < 0.3 * max(h, w)]
+    # A crop cut by hand or by another detector may sit a little off the face.
+    for f in (0.6, 0.8, 1.0):
+        fit, confidence = _pips.best_reading(_pips.find_pips(square, f), f * _pips.CANON, max_offset=0.3)
+        if fit is not None and confidence >= _pips.MIN_CONFIDENCE:
+            near.append(DieFace(pips=fit.pips, confidence=round(confidence * 0.9, 3)))
+    return max([centred, *near], key=lambda f: (f.readable, f.confidence))

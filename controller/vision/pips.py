@@ -1,0 +1,237 @@
+"""Reading the pips on one die's top face.
+
+The input is a square crop around a top face (see :func:`controller.vision.dice.face_crop`),
+resampled to CANON pixels. Pips are found as round spots that differ from the colour around them,
+whatever the polarity (dark pips on a light die, light pips on a dark one, coloured pips on a
+coloured die), by a multi-threshold blob detector. Their layout is then fitted to the six pip
+layouts on a 3x3 grid at any turn and scale: a set of spots that fits no layout is not a reading,
+how well it fits gives the confidence, and the fit gives the face's centre, turn and size.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+import math
+from collections.abc import Callable
+
+import cv2
+import numpy as np
+
+from controller.vision.snapshot import DieFace
+
+#: Side of the square the face is resampled to before reading.
+CANON = 90
+
+#: Pip layouts on a 3x3 grid, in grid steps from the face's centre; 2, 3 and 6 have two orientations.
+_LAYOUTS: dict[int, tuple[tuple[tuple[float, float], ...], ...]] = {
+    1: (((0, 0),),),
+    2: (((-1, -1), (1, 1)), ((1, -1), (-1, 1))),
+    3: (((-1, -1), (0, 0), (1, 1)), ((1, -1), (0, 0), (-1, 1))),
+    4: (((-1, -1), (1, -1), (-1, 1), (1, 1)),),
+    5: (((-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)),),
+    6: (((-1, -1), (-1, 0), (-1, 1), (1, -1), (1, 0), (1, 1)),
+        ((-1, -1), (0, -1), (1, -1), (-1, 1), (0, 1), (1, 1))),
+}
+
+#: Below this confidence a reading is reported as unreadable.
+MIN_CONFIDENCE = 0.5
+
+#: In a crop centred on a face, how far (in face sides) the pips' layout may sit off the middle.
+MAX_OFFSET = 0.12
+
+
+@dataclasses.dataclass(frozen=True)
+class Pip:
+    """One pip candidate in canonical face coordinates (pixels of the CANON square)."""
+
+    x: float
+    y: float
+    area: float
+    contrast: float
+
+
+def spot_map(face_bgr: np.ndarray, face_side: float = 1.0) -> np.ndarray:
+    """How much each pixel differs from the colour around it, at the scale of a pip.
+
+    Each pixel is compared with the median of a window a little wider than a pip, in lightness and in
+    colour: dark pips on light dice, light pips on dark dice and coloured pips on coloured dice all
+    stand out, whatever the die's body colour, while large even regions (the body, the mat) do not.
+    """
+    face = cv2.resize(face_bgr, (CANON, CANON), interpolation=cv2.INTER_AREA)
+    lab = cv2.cvtColor(face, cv2.COLOR_BGR2LAB)
+    k = max(5, int(round(0.3 * face_side * CANON)) | 1)
+    around = cv2.medianBlur(lab, k).astype(np.float32)
+    diff = lab.astype(np.float32) - around
+    spot = np.sqrt(diff[..., 0] ** 2 + 2.0 * (diff[..., 1] ** 2 + diff[..., 2] ** 2))
+    return cv2.GaussianBlur(spot, (3, 3), 0)
+
+
+def _detector(face_side: float) -> cv2.SimpleBlobDetector:
+    side = face_side * CANON
+    params = cv2.SimpleBlobDetector_Params()
+    params.blobColor = 255
+    params.minThreshold = 16
+    params.maxThreshold = 220
+    params.thresholdStep = 6
+    params.minRepeatability = 2
+    params.minDistBetweenBlobs = 0.12 * side
+    params.filterByArea = True
+    params.minArea = max(3.0, (0.06 * side) ** 2)
+    params.maxArea = (0.34 * side) ** 2
+    params.filterByCircularity = True
+    params.minCircularity = 0.55
+    params.filterByInertia = True
+    params.minInertiaRatio = 0.35
+    params.filterByConvexity = True
+    params.minConvexity = 0.75
+    return cv2.SimpleBlobDetector_create(params)
+
+
+def find_pips(face_bgr: np.ndarray, face_side: float = 1.0) -> list[Pip]:
+    """Round spots that stand out from their surroundings, in canonical coordinates.
+
+    A blob detector thresholds the spot map at many levels and keeps round, convex blobs that persist
+    across levels: pips close together separate at the higher levels, and a glare spot inside a pip
+    does not split it. ``face_side``: the face's side as a fraction of the crop's.
+    """
+    spot = spot_map(face_bgr, face_side)
+    image = np.clip(spot, 0, 255).astype(np.uint8)
+    pips: list[Pip] = []
+    for kp in _detector(face_side).detect(image):
+        x, y = kp.pt
+        r = max(1.0, kp.size / 2.0)
+        x0, x1 = int(max(0, x - r / 2)), int(min(CANON, x + r / 2 + 1))
+        y0, y1 = int(max(0, y - r / 2)), int(min(CANON, y + r / 2 + 1))
+        contrast = float(spot[y0:y1, x0:x1].mean()) if x1 > x0 and y1 > y0 else 0.0
+        pips.append(Pip(float(x), float(y), float(math.pi * r * r), contrast))
+    return pips
+
+
+_ANGLES = np.deg2rad(np.arange(0.0, 90.0, 3.0))
+
+
+@dataclasses.dataclass(frozen=True)
+class Fit:
+    """The best placement of one pip layout on some pips."""
+
+    pips: int
+    residual: float          # mean distance from layout points, in grid steps
+    step: float              # grid step (pixels between neighbouring pip positions)
+    angle: float             # radians
+    centre: tuple[float, float]
+
+
+def fit_layout(points: np.ndarray, n: int, step_hint: float) -> Fit:
+    """Place the ``n``-pip layout on ``points`` (n x 2) by rotation, scale and shift; least residual."""
+    centre = points.mean(axis=0)
+    rel = points - centre
+    best = Fit(n, math.inf, step_hint, 0.0, (float(centre[0]), float(centre[1])))
+    if n == 1:
+        return Fit(1, float(np.linalg.norm(rel)) / step_hint, step_hint, 0.0, best.centre)
+    cos, sin = np.cos(_ANGLES), np.sin(_ANGLES)
+    rot = np.stack([np.stack([cos, -sin], -1), np.stack([sin, cos], -1)], -2)   # A x 2 x 2
+    for layout in _LAYOUTS[n]:
+        ref = np.asarray(layout, dtype=np.float64)
+        rms_ref = math.sqrt(float((ref ** 2).sum(1).mean()))
+        rms_obs = math.sqrt(float((rel ** 2).sum(1).mean()))
+        step = rms_obs / rms_ref if rms_obs > 0 else step_hint
+        target = np.einsum("aij,nj->ani", rot, ref) * step                    # A x n x 2
+        d = np.linalg.norm(rel[None, :, None, :] - target[:, None, :, :], axis=3)  # A x n x n
+        # Each observed pip to its nearest layout point, and each layout point to its nearest pip:
+        # both small only when the points coincide one to one.
+        cost = np.maximum(d.min(axis=2).mean(axis=1), d.min(axis=1).mean(axis=1)) / step
+        a = int(np.argmin(cost))
+        if cost[a] < best.residual:
+            best = Fit(n, float(cost[a]), float(step), float(_ANGLES[a]), best.centre)
+    return best
+
+
+def _inside(fit: Fit, point: np.ndarray, reach: float) -> bool:
+    """Whether ``point`` lies within ``reach`` grid steps of the fitted face's centre (square)."""
+    c, s = math.cos(fit.angle), math.sin(fit.angle)
+    dx, dy = point[0] - fit.centre[0], point[1] - fit.centre[1]
+    u, v = c * dx + s * dy, -s * dx + c * dy
+    return max(abs(u), abs(v)) < reach * fit.step
+
+
+def best_reading(pips: list[Pip], face_side: float, max_offset: float | None = None,
+                 accept: Callable[[Fit], bool] | None = None,
+                 step_range: tuple[float, float] | None = None) -> tuple[Fit | None, float]:
+    """The pip subset that makes a whole face, and its confidence.
+
+    Pips on the dice's side faces, pips seen through a translucent die and spots of glare may be
+    among ``pips``: the reading is the largest subset that fits a layout, has pips of one size and
+    contrast, a grid step that suits a face of ``face_side`` pixels, and leaves no other pip of that
+    kind inside the face it implies. With ``max_offset``, the face's centre must lie within that many
+    face sides of the crop's centre; ``accept`` may veto a placement (e.g. a face off the die's body).
+    ``step_range``: the grid steps allowed, in pixels (default: 0.4 to 1.4 times ``face_side / 3.8``).
+    """
+    if not pips:
+        return None, 0.0
+    pips = sorted(pips, key=lambda p: -p.contrast * math.sqrt(p.area))[:9]
+    pts = np.array([[p.x, p.y] for p in pips], dtype=np.float64)
+    areas = np.array([p.area for p in pips])
+    contrasts = np.array([p.contrast for p in pips])
+    lo, hi = step_range if step_range is not None else (face_side / 3.8 * 0.4, face_side / 3.8 * 1.4)
+    step_hint = math.sqrt(lo * hi)
+    best: tuple[Fit | None, float] = (None, 0.0)
+    for k in range(min(6, len(pips)), 0, -1):
+        for subset in itertools.combinations(range(len(pips)), k):
+            idx = list(subset)
+            sub_areas, sub_contrasts = areas[idx], contrasts[idx]
+            uniform = float(sub_areas.min() / sub_areas.max())
+            even = float(sub_contrasts.min() / sub_contrasts.max())
+            if uniform < 0.35 or even < 0.45:
+                continue
+            fit = fit_layout(pts[idx], k, step_hint)
+            if k == 1:
+                # One pip: it must sit in the middle of the die's square.
+                fit = Fit(1, 0.0, step_hint, 0.0, fit.centre)
+                shape = 1.0
+            else:
+                if not lo <= fit.step <= hi:
+                    continue
+                shape = max(0.0, 1.0 - fit.residual / 0.3)
+            if shape <= 0:
+                continue
+            if max_offset is not None and math.hypot(fit.centre[0] - CANON / 2,
+                                                     fit.centre[1] - CANON / 2) > max_offset * face_side:
+                continue
+            like = (contrasts >= 0.45 * float(np.median(sub_contrasts))) & \
+                   (areas >= 0.3 * float(np.median(sub_areas)))
+            if k == 1:
+                # No orientation to go by: no pip of the same kind anywhere on the face.
+                alone = (areas >= 0.6 * sub_areas[0]) & like
+                if any(alone[i] and math.dist(pts[i], pts[idx[0]]) < 2.9 * step_hint
+                       for i in range(len(pips)) if i != idx[0]):
+                    continue
+            elif any(like[i] and _inside(fit, pts[i], 1.75) for i in range(len(pips)) if i not in subset):
+                continue
+            diameter = 2 * math.sqrt(float(np.median(sub_areas)) / math.pi)
+            if not 0.8 <= fit.step / diameter <= 4.0:
+                continue
+            confidence = shape * (0.7 + 0.15 * min(1.0, uniform / 0.6) + 0.15 * min(1.0, even / 0.7))
+            if confidence > best[1] and (accept is None or accept(fit)):
+                best = (fit, confidence)
+        if best[0] is not None and best[1] >= MIN_CONFIDENCE:
+            return best
+    return best
+
+
+def read_pips(face_bgr: np.ndarray, face_side: float | None = None) -> DieFace:
+    """Read a top face; ``DieFace()`` (unreadable) when no pip layout fits well enough.
+
+    ``face_bgr`` is a square crop centred on the face; ``face_side`` is the face's side as a fraction
+    of the crop's (1.0 when the crop is cut to the face). The pips must make a layout centred on
+    the crop, with a grid step between a fifth and a third of the face: a face half hidden leaves
+    pips that fit a smaller layout off the middle, which is not a reading.
+    """
+    if face_bgr is None or face_bgr.size == 0 or min(face_bgr.shape[:2]) < 8:
+        return DieFace()
+    side = (face_side or 1.0) * CANON
+    pips = find_pips(face_bgr, face_side or 1.0)
+    fit, confidence = best_reading(pips, side, max_offset=MAX_OFFSET, step_range=(side / 5.0, side / 3.0))
+    if fit is None or confidence < MIN_CONFIDENCE:
+        return DieFace(confidence=round(confidence, 3))
+    return DieFace(pips=fit.pips, confidence=round(confidence, 3))
