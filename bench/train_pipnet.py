@@ -1,6 +1,6 @@
 """Train the small learned pip reader (controller/vision/pipnet.py) from the real photo sets' TRAINING parts.
 
-    pip install torch --index-url https://download.pytorch.org/whl/cpu   # training only
+    pip install torch                                         # training only (a CPU build is enough)
     python bench/train_pipnet.py [--data ../shared/data]      # about 10 minutes on 2 cores
 
 The service itself runs the network with numpy; PyTorch is needed only to train it.
