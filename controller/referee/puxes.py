@@ -71,6 +71,10 @@ RULES: dict[str, str] = {
                 "place est endormi »",
 }
 
+#: A hero die the players say rests on an edge or a corner (the heroes are rolled again).
+ON_EDGE = "on-edge"
+
+
 def face_slug(name: str) -> str:
     """A face name as the camera's face library writes it: lower case, no accents, dashes for spaces."""
     plain = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode("ascii")
@@ -189,9 +193,10 @@ class PuxesReferee:
         if draft.open:
             return []
         self._draft = None
-        out: list[Call | Question] = [self._commit(draft, confidence=1.0)]
-        if self._last is not None:
-            out.extend(self.observe(self._last))
+        call = self._commit(draft, confidence=1.0)
+        out: list[Call | Question] = [call]
+        if self._last is not None and not any(isinstance(a, Outcome) for _, a in call.actions):
+            out.extend(self.observe(self._last))   # as in observe: what follows a flick is seen on later snapshots
         return out
 
     def overrule(self, call_id: int, decision: str) -> Call:
@@ -397,8 +402,9 @@ class PuxesReferee:
             facts[f"face:{h}"] = self._label(observed[h])
 
         def build(f: dict[str, Any]) -> list[tuple[int, Any]]:
-            if f["cocked"]:
-                faces = tuple(f[f"face:{h}"] or game.collection.candidate_faces(game.dice[h].name)[0] for h in heroes)
+            if f["cocked"] or any(f[f"face:{h}"] == ON_EDGE for h in heroes):
+                faces = tuple(f[f"face:{h}"] if f[f"face:{h}"] not in (None, ON_EDGE)
+                              else game.collection.candidate_faces(game.dice[h].name)[0] for h in heroes)
                 return [(CHANCE, Roll(faces, cocked=True))]
             return [(CHANCE, Roll(tuple(f[f"face:{h}"] for h in heroes), touched_oracle=f["touched"]))]
 
@@ -409,14 +415,16 @@ class PuxesReferee:
             where = ", ".join(f"oracle {o} at ({game.dice[o].x:.0f}, {game.dice[o].y:.0f})" for o in knocked)
             draft.note = f"Put {where} back where it stood."
         unreadable = [h for h in heroes if self._label(observed[h]) is None]
-        if unreadable:
-            h = unreadable[0]
-            return [self._ask(draft, "cocked", f"Is hero die {self.camera_id(h)} resting on an edge or a corner?",
-                              {"yes: roll again": True, "no: read it again": "reread"},
-                              "its top face cannot be read")]
         asked: list[Call | Question] = []
+        for h in unreadable:
+            asked.append(self._ask(draft, f"face:{h}", f"Is hero die {self.camera_id(h)} resting on an edge or a corner? "
+                                   "If it lies flat, which face does it show?",
+                                   {"yes: roll again": ON_EDGE, "no: read it again": "reread",
+                                    **{c: c for c in self._face_choices(h)}}, "its top face cannot be read"))
         for h in heroes:
             choices = self._face_choices(h)
+            if h in unreadable:
+                continue
             if observed[h].face.confidence < self.config.min_confidence:
                 asked.append(self._ask(draft, f"face:{h}", f"Which face does hero die {self.camera_id(h)} show?",
                                        {c: c for c in choices}, f"the reading {observed[h].face.label} has confidence "
@@ -540,10 +548,10 @@ class PuxesReferee:
                 questions.append((f"left:{o}", f"Did oracle {o} leave the play area?", {"yes": True, "no": False},
                                   f"its centre is {abs(margin):.1f} mm from the area's edge"))
             face = self._label(obs)
-            if face is not None and obs.face.confidence < cfg.min_confidence:
+            if face is None or obs.face.confidence < cfg.min_confidence:
                 choices = self._face_choices(o)
                 questions.append((f"face:{o}", f"Which face does oracle {o} show now?", {c: c for c in choices},
-                                  f"reading {face} at confidence {obs.face.confidence:.2f}"))
+                                  f"reading {obs.face.label} at confidence {obs.face.confidence:.2f}"))
             if face is not None and not game.collection.face_allowed(die.name, face):
                 face = None
             facts[f"face:{o}"] = face

@@ -1,0 +1,118 @@
+"""Whole PuXes games refereed from rendered frames: how often the referee follows the true game.
+
+Plays seeded games on the scripted table (bots, simulated dice), renders every change, runs the
+frames through the camera pipeline into the referee, and prints per game and overall: turns,
+calls, calls that matched the truth, questions per turn, frames and milliseconds per frame, and
+where a game first went wrong. Also measures how well faces taught with ``bitbox calibrate faces``'
+own capture read on the table.
+
+    python bench/puxes_demo.py --seeds 0-9
+
+The last line is ``puxes_demo_agreement: <share of calls matching the truth>``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+import time
+
+import numpy as np
+
+
+def _seeds(text: str) -> list[int]:
+    out: list[int] = []
+    for part in text.split(","):
+        if "-" in part:
+            a, b = part.split("-")
+            out.extend(range(int(a), int(b) + 1))
+        else:
+            out.append(int(part))
+    return out
+
+
+def calibrate_faces_capture_accuracy(trials: int = 3) -> tuple[int, int]:
+    """Faces taught through ``bitbox calibrate faces``' capture (the die alone on a plain sheet under
+    the table's camera), then read by the table pipeline on rendered tables: (right, read)."""
+    from calibration.faces import calibrate
+    from controller.engines.puxes.collection import default_collection
+    from controller.referee.puxes import face_slug
+    from controller.vision.faces import FaceLibrary
+    from controller.vision.mat import load_layout
+    from controller.vision.pipeline import FrameAnalyser
+    from controller.vision.profile import calibrate_mat
+    from controller.vision.render import Die, Lighting, Scene, fitting_camera, render, render_empty
+
+    coll = default_collection()
+    layout = load_layout("puxes")
+    spec = fitting_camera(layout, fill=0.85)
+    faces = sorted({face_slug(f) for d in ("Oni", "Crâne Yorick", "Mr Blaireau", "Arkan Sonney", "Hanuman")
+                    for f in coll.candidate_faces(d)})
+    library = FaceLibrary()
+    for i, face in enumerate(faces):
+        shots = iter(range(10))
+
+        def grab(face: str = face, i: int = i) -> np.ndarray:
+            k = next(shots)
+            scene = Scene(None, dice=(Die(800, 500, face, (17.0 + 11 * i + 23 * k) % 90, edge_mm=25.0),), camera=spec,
+                          lighting=Lighting(), plain_size_mm=(1600, 1000), plain_bgr=(205, 165, 120), seed=i * 10 + k)
+            return render(scene).image
+        calibrate("dixe", [face], grab, lambda prompt: "", library=library, say=lambda s: None)
+    profile = calibrate_mat(render_empty(Scene(layout, camera=spec, lighting=Lighting())), layout)
+    analyser = FrameAnalyser(layout, profile, faces=library)
+    rng = np.random.default_rng(0)
+    right = total = 0
+    for trial in range(trials):
+        dice, truth = [], []
+        for k in range(16):
+            x, y = 80 + (k % 8) * 100, 150 + (k // 8) * 300 + rng.uniform(-40, 40)
+            face = faces[int(rng.integers(len(faces)))]
+            dice.append(Die(x, y, face, float(rng.uniform(0, 90))))
+            truth.append((x, y, face))
+        image = render(Scene(layout, dice=tuple(dice), camera=spec, lighting=Lighting(), seed=trial)).image
+        for d in analyser.analyse(image).dice:
+            face = min(truth, key=lambda t: math.hypot(t[0] - d.x_mm, t[1] - d.y_mm))[2]
+            total += 1
+            right += d.face.symbol == face
+    return right, total
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seeds", default="0-5", help="seeds to play, e.g. 0-9 or 1,4,7 (default 0-5)")
+    parser.add_argument("--max-turns", type=int, default=None, help="stop each game after this many turns")
+    parser.add_argument("--skip-capture", action="store_true", help="skip the calibrate-faces capture measurement")
+    args = parser.parse_args(argv)
+    from controller.referee.puxes_demo import run_demo
+
+    if not args.skip_capture:
+        t0 = time.perf_counter()
+        right, total = calibrate_faces_capture_accuracy()
+        print(f"faces taught by 'bitbox calibrate faces' capture, read on the table: {right}/{total} right "
+              f"({time.perf_counter() - t0:.1f} s)")
+    calls = matched = questions = turns = frames = games_agreed = 0
+    wall = 0.0
+    for seed in _seeds(args.seeds):
+        r = run_demo(seed=seed, max_turns=args.max_turns, stop_on_divergence=True)
+        calls += r.calls
+        matched += r.calls_matched
+        questions += r.questions
+        turns += r.turns
+        frames += r.frames
+        wall += r.wall_s
+        games_agreed += r.agreed
+        end = "won by " + ",".join(map(str, r.truth_winners)) if r.truth_over else "unfinished"
+        print(f"seed {seed}: {r.turns} turns ({end}), {r.calls} calls, {r.calls_matched} matched, "
+              f"{r.questions} questions, {r.frames} frames, {r.ms_per_frame:.1f} ms/frame"
+              + ("" if r.agreed else f"; diverged at {r.divergence}"), flush=True)
+    n = len(_seeds(args.seeds))
+    print(f"games followed to the end without a difference: {games_agreed}/{n}")
+    print(f"turns: {turns}, calls: {calls}, questions per turn: {questions / max(1, turns):.2f}")
+    print(f"frames: {frames}, ms per frame: {1000 * wall / max(1, frames):.1f}")
+    print(f"puxes_demo_agreement: {matched / max(1, calls):.3f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
