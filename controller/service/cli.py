@@ -23,19 +23,27 @@ DEMO_NAMES = ["Ada", "Brice", "Chloé", "Dinesh"]
 def register(subparsers: Any) -> None:
     demo = subparsers.add_parser(
         "demo",
-        help="watch a whole Pixoid game played by bots on simulated controllers (nothing to plug in)",
-        description="Play a whole game of Pixoid with bots turning simulated controller wheels and pressing "
-        "ready, through the same path as real controllers: programs are locked, revealed and resolved, the "
-        "dashboard shows it live and the terminal prints the board turn by turn. Ends by itself when the "
-        "game is over. An interrupted demo resumes where it stopped when run again with the same options.",
+        help="watch a whole game played by bots (Pixoid on simulated controllers, or PuXes on a simulated table)",
+        description="pixoid (the default): bots turn simulated controller wheels and press ready, through the "
+        "same path as real controllers: programs are locked, revealed and resolved, the dashboard shows it "
+        "live and the terminal prints the board turn by turn. An interrupted Pixoid demo resumes where it "
+        "stopped when run again with the same options. "
+        "puxes: two bots play PuXes on a simulated table; frames rendered from it are the camera, and go "
+        "through the same path as a real table: the camera pipeline, the referee, the event log, the "
+        "dashboard's Table page (questions are answered by the players at the simulated table). "
+        "Either ends by itself when the game is over and prints the result.",
     )
+    demo.add_argument("game", nargs="?", choices=("pixoid", "puxes"), default="pixoid",
+                      help="the game to watch (default pixoid)")
     demo.add_argument("--seed", type=int, default=1, help="the game's seed (default 1)")
-    demo.add_argument("--players", type=int, choices=(3, 4), default=4, help="3 or 4 players (default 4)")
+    demo.add_argument("--players", type=int, choices=(3, 4), default=None,
+                      help="Pixoid: 3 or 4 players (default 4)")
     demo.add_argument("--short", action="store_true", help="the short game (one round, 12 cubes wins)")
     demo.add_argument("--speed", type=float, default=1.0,
                       help="pace: 1 is table pace, 4 four times faster, 0 no pauses at all (default 1)")
     demo.add_argument("--turns", type=int, default=None, metavar="N",
-                      help="stop after N resolved turns (the game stays saved and resumes next time)")
+                      help="stop after N turns (a Pixoid game stays saved and resumes next time; "
+                      "the PuXes demo starts afresh each run)")
     demo.add_argument("--until-over", action="store_true", help="play until the game is over (the default)")
     demo.add_argument("--keep-serving", action="store_true", help="keep the dashboard up after the game")
     demo.add_argument("--new", action="store_true", help="start a new game even if an interrupted one is saved")
@@ -44,15 +52,19 @@ def register(subparsers: Any) -> None:
 
     play = subparsers.add_parser(
         "play",
-        help="referee a live game with real (or simulated) controllers",
+        help="referee a live game: Pixoid with controllers, PuXes with the table camera",
         description="Referee a live game. Players, controllers and options come from --config (TOML) and/or "
         "the options below (which win). A game left unfinished in the event log is resumed unless --new. "
-        "Placement: the number wheel of the placing colour picks a free start Pix (numbered on the "
-        "dashboard) and ready places it. Programming: direction and number wheels, then ready to lock.",
+        "pixoid: placement: the number wheel of the placing colour picks a free start Pix (numbered on the "
+        "dashboard) and ready places it. Programming: direction and number wheels, then ready to lock. "
+        "puxes: the camera watches the calibrated mat (bitbox calibrate mat --layout puxes, then bitbox "
+        "calibrate faces); each time the table is still the referee calls what happened, stores it, and "
+        "shows it on the dashboard's Table page, where questions are answered and calls overruled "
+        "with the token.",
     )
-    play.add_argument("game", choices=("pixoid",), help="the game to play")
+    play.add_argument("game", choices=("pixoid", "puxes"), help="the game to play")
     play.add_argument("--config", type=Path, help="a TOML configuration file (see docs/service.md)")
-    play.add_argument("--players", type=int, choices=(3, 4), help="3 or 4 players")
+    play.add_argument("--players", type=int, choices=(2, 3, 4), help="players: Pixoid 3 or 4, PuXes 2 to 4")
     play.add_argument("--short", action="store_true", default=None, help="the short game")
     play.add_argument("--seed", type=int, help="the game's seed")
     play.add_argument("--backend", choices=("sim", "gpio", "serial"), help="how controllers are read")
@@ -62,6 +74,15 @@ def register(subparsers: Any) -> None:
     play.add_argument("--bot", action="append", type=int, default=None, metavar="SEAT",
                       help="give seat SEAT (0-based) to a bot (repeatable)")
     play.add_argument("--terminal", action="store_true", help="redraw the board in the terminal (for SSH)")
+    play.add_argument("--source", default=None,
+                      help="PuXes: the camera: picamera2, a device number, a video file or a folder of images "
+                      "(default: [table] source of the config file, else picamera2)")
+    play.add_argument("--layout", default=None, help="PuXes: the mat (default puxes: hardware/mats/puxes.toml)")
+    play.add_argument("--fps", type=float, default=None,
+                      help="PuXes: frame rate of a recorded source (video file, image folder) (default 15)")
+    play.add_argument("--option", action="append", default=None, metavar="KEY=VALUE",
+                      help="PuXes: a game option, VALUE in JSON or plain text, e.g. --option mode=blitz "
+                      "--option cliff=true (repeatable; see docs/puxes.md, Variants)")
     play.add_argument("--new", action="store_true", help="start a new game even if an unfinished one is saved")
     _add_common(play, default_db=None, default_port=None)
     play.set_defaults(handler=cmd_play)
@@ -145,11 +166,14 @@ def cmd_demo(args: argparse.Namespace) -> int:
     if args.turns is not None and args.turns < 1:
         raise CommandError("--turns must be 1 or more")
     pace = 0.0 if args.speed == 0 else 1.0 / args.speed
+    if args.game == "puxes":
+        return _demo_puxes(args, pace)
+    players = args.players or 4
     config = ServiceConfig(
         game="pixoid",
-        options={"players": args.players, "short_game": args.short},
+        options={"players": players, "short_game": args.short},
         seed=args.seed,
-        players=[PlayerConfig(DEMO_NAMES[i], bot=True) for i in range(args.players)],
+        players=[PlayerConfig(DEMO_NAMES[i], bot=True) for i in range(players)],
         backend="sim",
         pieces=list(DEMO_CONTROLLERS),
         bot_delay=0.35 * pace,
@@ -176,7 +200,102 @@ def _config_for(args: argparse.Namespace) -> ServiceConfig:
     return config
 
 
+def _demo_puxes(args: argparse.Namespace, pace: float) -> int:
+    """``bitbox demo puxes``: the rendered PuXes game through the table service."""
+    from controller.service.table_runner import DemoTable, TableRun, run_table_service
+
+    if args.players is not None or args.short:
+        raise CommandError("--players and --short are Pixoid options; the PuXes demo is a 2-player game")
+    config = ServiceConfig(game="puxes", seed=args.seed)
+    _apply_common(config, args)
+    if args.db is None:
+        config.db = state_dir() / "demo-puxes.db"
+    print("Setting up the simulated table (calibrating the rendered mat, teaching the faces)...", flush=True)
+    demo = DemoTable(seed=args.seed, max_turns=args.turns, pace=0.6 * pace)
+    run = TableRun(start="new", keep_serving=args.keep_serving, token=args.token, port_fallback=args.port is None)
+    try:
+        session = run_table_service(config, demo.setup(DEMO_NAMES[:2]), demo.layout, demo.watcher, demo, run)
+    except (ServiceError, ConfigError) as exc:
+        raise CommandError(str(exc)) from None
+    game = session.game
+    turns = game.turn_number if game is not None else 0
+    ms = 1000.0 * session.frame_s / max(1, session.frames)
+    print(f"{session.frames} frames, {session.snapshots} still moments, {ms:.1f} ms per frame through the live loop; "
+          f"{session.questions_asked} questions ({session.questions_asked / max(1, turns):.2f} per turn)")
+    if demo.first_difference is None:
+        print("The referee's game matches what happened on the table.")
+    else:
+        print(f"The referee's game first differed from the table at {demo.first_difference}")
+    return 0
+
+
+def _puxes_options(config: ServiceConfig, args: argparse.Namespace) -> dict[str, Any]:
+    options = dict(config.options)
+    if args.players is not None:
+        options["players"] = args.players
+    for item in args.option or []:
+        key, sep, raw = item.partition("=")
+        if not sep or not key.strip():
+            raise CommandError(f"--option {item!r}: write KEY=VALUE, for example --option mode=blitz")
+        try:
+            value = json.loads(raw)
+        except json.JSONDecodeError:
+            value = raw
+        options[key.strip()] = value
+    return options
+
+
+def cmd_play_puxes(args: argparse.Namespace) -> int:
+    """``bitbox play puxes``: the table camera, the PuXes referee, the event log and the Table page."""
+    from controller.referee.common import RefereeConfig, RefereeError
+    from controller.service.table import TableSetup
+    from controller.service.table_runner import TableRun, camera_driver, open_camera, run_table_service
+
+    if args.short or args.backend or args.controllers or args.bot or args.terminal:
+        raise CommandError("--short, --backend, --controllers, --bot and --terminal are Pixoid options; "
+                           "PuXes is played with the table camera (--source)")
+    if args.fps is not None and args.fps <= 0:
+        raise CommandError(f"--fps must be more than 0, not {args.fps:g}")
+    config = _config_for(args)
+    config.game = "puxes"
+    options = _puxes_options(config, args)
+    if args.seed is not None:
+        config.seed = args.seed
+    try:
+        from controller.engines.puxes import PuxesGame
+
+        seats = PuxesGame(options, seed=config.seed).num_players
+    except (KeyError, ValueError) as exc:
+        raise CommandError(f"PuXes options {options}: {exc.args[0] if exc.args else exc}") from None
+    names = list(args.name or [p.name for p in config.players])
+    if len(names) > seats:
+        raise CommandError(f"{len(names)} names are given for {seats} players")
+    names += [f"Player {i + 1}" for i in range(len(names), seats)]
+    try:
+        referee = RefereeConfig.from_mapping(config.referee, source="[referee]")
+    except RefereeError as exc:
+        raise CommandError(str(exc)) from None
+    _apply_common(config, args)
+    source = args.source or config.table_source or "picamera2"
+    try:
+        layout, watcher = open_camera(args.layout or config.table_layout)
+        driver = camera_driver(source, args.fps or config.table_fps)
+        setup = TableSetup([PlayerConfig(n) for n in names], options, config.seed, referee)
+        run = TableRun(start="new" if args.new else "resume", token=args.token)
+        session = run_table_service(config, setup, layout, watcher, driver, run)
+    except (ServiceError, ConfigError) as exc:
+        raise CommandError(str(exc)) from None
+    print(f"{session.frames} frames, {session.snapshots} still moments, "
+          f"{1000.0 * session.frame_s / max(1, session.frames):.1f} ms per frame.")
+    return 0
+
+
 def cmd_play(args: argparse.Namespace) -> int:
+    if args.game == "puxes":
+        return cmd_play_puxes(args)
+    for name in ("source", "layout", "fps", "option"):
+        if getattr(args, name) is not None:
+            raise CommandError(f"--{name} is a PuXes option (the table camera); Pixoid is played with controllers")
     config = _config_for(args)
     config.game = args.game
     options = dict(config.options)

@@ -28,6 +28,14 @@ Example file::
 
     [store]
     db = "/var/lib/bitbox/games.db"
+
+    [table]                                  # the table camera (PuXes)
+    source = "picamera2"                     # or a device number, a video file, a folder of images
+    layout = "puxes"                         # the mat (hardware/mats/puxes.toml)
+
+    [referee]                                # how cautious the table referee is
+    min_confidence = 0.8
+    line_margin_mm = 3.0
 """
 
 from __future__ import annotations
@@ -72,6 +80,13 @@ class ServiceConfig:
     bot_delay: float = 0.6
     #: Seconds the dashboard is given to show a resolved turn before the next phase's bots act.
     turn_pause: float = 2.0
+    #: The table camera: its source (see ``controller.vision.sources``), the mat, and the frame rate
+    #: of a recording (a video file or a folder of images).
+    table_source: str | None = None
+    table_layout: str = "puxes"
+    table_fps: float | None = None
+    #: The table referee's settings (``controller.referee.common.RefereeConfig``).
+    referee: dict[str, Any] = dataclasses.field(default_factory=dict)
 
     def db_path(self) -> Path:
         return self.db if self.db is not None else state_dir() / "bitbox.db"
@@ -87,13 +102,14 @@ class ServiceConfig:
 
 #: Known keys per table, for clear "unknown key" errors.
 _KNOWN = {
-    "": {"game", "controllers", "players", "web", "store", "bots"},
+    "": {"game", "controllers", "players", "web", "store", "bots", "table", "referee"},
     "game": {"name", "seed", "options"},
     "controllers": {"backend", "pieces", "options"},
     "players": {"name", "bot"},
     "web": {"enabled", "host", "port"},
     "store": {"db"},
     "bots": {"delay", "turn_pause"},
+    "table": {"source", "layout", "fps"},
 }
 
 
@@ -181,6 +197,31 @@ def config_from_dict(
         config.bot_delay = float(_typed(bots["delay"], (int, float), where, "[bots] delay", "seconds"))
     if "turn_pause" in bots:
         config.turn_pause = float(_typed(bots["turn_pause"], (int, float), where, "[bots] turn_pause", "seconds"))
+
+    table = _table(data, "table", where)
+    _unknown(table, "table", where)
+    if "source" in table:
+        source = table["source"]
+        if isinstance(source, int) and not isinstance(source, bool):
+            source = str(source)
+        config.table_source = _typed(source, str, where, "[table] source",
+                                     '"picamera2", a device number, a video file or a folder of images')
+    if "layout" in table:
+        config.table_layout = _typed(table["layout"], str, where, "[table] layout", "a mat name such as \"puxes\"")
+    if "fps" in table:
+        fps = float(_typed(table["fps"], (int, float), where, "[table] fps", "frames per second"))
+        if fps <= 0:
+            raise ConfigError(f"{where}: [table] fps: must be more than 0, got {fps:g}")
+        config.table_fps = fps
+    referee = _table(data, "referee", where)
+    if referee:
+        from controller.referee.common import RefereeConfig, RefereeError
+
+        try:
+            RefereeConfig.from_mapping(referee, source=f"{where}: [referee]")
+        except RefereeError as exc:
+            raise ConfigError(str(exc)) from None
+        config.referee = dict(referee)
     return config
 
 

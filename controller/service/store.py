@@ -49,6 +49,19 @@ CREATE TABLE actions (
 );
 """
 
+#: The referee's record beside the actions: calls, questions, answers, overrules and notes. Created
+#: on opening when missing, so an event log written before it existed gains it untouched otherwise.
+_NOTES_SCHEMA = """
+CREATE TABLE IF NOT EXISTS notes (
+    id INTEGER PRIMARY KEY,
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    actions INTEGER NOT NULL,
+    kind TEXT NOT NULL,
+    data TEXT NOT NULL,
+    at REAL NOT NULL
+)
+"""
+
 #: A game's life: ``playing`` until it ends (``over``) or someone stops it (``aborted``).
 STATUSES = ("playing", "over", "aborted")
 
@@ -153,6 +166,8 @@ class GameStore:
                             conn.execute(statement)
                     conn.execute("INSERT INTO meta VALUES ('schema', ?)", (SCHEMA_NAME,))
                     conn.execute("INSERT INTO meta VALUES ('version', ?)", (str(SCHEMA_VERSION),))
+            with _transaction(conn):
+                conn.execute(_NOTES_SCHEMA)
         except BaseException:
             conn.close()
             raise
@@ -207,6 +222,43 @@ class GameStore:
                 "INSERT INTO actions (game_id, seq, player, action, at) VALUES (?, ?, ?, ?, ?)",
                 (game_id, seq, player, _dumps(action), time.time()),
             )
+
+    def record(self, game_id: int, seq: int, actions: list[tuple[int, Any]], kind: str | None = None,
+               data: dict[str, Any] | None = None, keep: int | None = None) -> None:
+        """Commit, in one transaction, actions ``seq``, ``seq + 1``... of the game and a note of the
+        referee's (a call with its reason, a question, an answer, an overrule). With ``keep``, the
+        stored actions after the first ``keep`` are dropped first (an overrule rewrites the game
+        from the overruled call on). Nothing is stored if any part fails."""
+        with _transaction(self._conn):
+            if keep is not None:
+                self._conn.execute("DELETE FROM actions WHERE game_id = ? AND seq >= ?", (game_id, keep))
+            (count,) = self._conn.execute(
+                "SELECT COALESCE(MAX(seq) + 1, 0) FROM actions WHERE game_id = ?", (game_id,)
+            ).fetchone()
+            if count != seq:
+                raise StoreError(f"game {game_id} has {count} stored actions; cannot store action number {seq}")
+            now = time.time()
+            for offset, (player, action) in enumerate(actions):
+                self._conn.execute(
+                    "INSERT INTO actions (game_id, seq, player, action, at) VALUES (?, ?, ?, ?, ?)",
+                    (game_id, seq + offset, player, _dumps(action), now),
+                )
+            if kind is not None:
+                self._conn.execute(
+                    "INSERT INTO notes (game_id, actions, kind, data, at) VALUES (?, ?, ?, ?, ?)",
+                    (game_id, seq + len(actions), kind, _dumps(data or {}), now),
+                )
+
+    def notes(self, game_id: int, kind: str | None = None) -> list[dict[str, Any]]:
+        """The referee's notes of a game, oldest first: ``{"kind", "actions", "at", **data}``
+        (``actions``: how many actions were stored when the note was written)."""
+        query = "SELECT kind, actions, data, at FROM notes WHERE game_id = ?"
+        params: tuple[Any, ...] = (game_id,)
+        if kind is not None:
+            query += " AND kind = ?"
+            params += (kind,)
+        rows = self._conn.execute(query + " ORDER BY id", params).fetchall()
+        return [{**json.loads(data), "kind": k, "actions": n, "at": at} for k, n, data, at in rows]
 
     def truncate(self, game_id: int, keep: int) -> int:
         """Drop the actions after the first ``keep`` (a correction); how many were dropped."""

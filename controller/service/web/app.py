@@ -12,7 +12,12 @@ Routes (``T`` needs the token):
 ``POST /api/game/start`` T   start a new game: ``{"options": {...}, "seed": 7, "players": [...]}``
 ``POST /api/game/abort`` T   stop the game being played
 ``POST /api/game/undo``  T   take back the last actions: ``{"count": 1}``
+``POST /api/table/answer``   T   answer a referee's question: ``{"question_id": 3, "choice": "yes"}``
+``POST /api/table/overrule`` T   overrule a call: ``{"call_id": 7, "decision": "temple-touches"}``
+``POST /api/table/action``   T   a player's choice: ``{"player": 0, "action": {...}}`` (an encoded action)
 ==========================  ===================================================================
+
+The table routes answer 404 when the console is refereeing a game without a table camera.
 
 Every error is JSON ``{"error": "what was wrong"}`` with a 4xx status.
 """
@@ -84,11 +89,16 @@ def create_app(session: Any, hub: Hub, token: str, command_timeout: float = 10.0
         return StreamingResponse(stream(), media_type="text/event-stream", headers=headers)
 
     async def run_command(name: str, payload: dict[str, Any]) -> Response:
+        if not callable(getattr(session, f"_cmd_{name}", None)):
+            kind = "a table game" if name in ("answer", "overrule", "action") else "a console game"
+            return _error(404, f"this service is not refereeing {kind}: there is nothing to {name}")
         future = session.command(name, payload)
         try:
             result = await asyncio.wait_for(asyncio.wrap_future(future), command_timeout)
         except asyncio.TimeoutError:
             return _error(503, f"the game loop did not answer within {command_timeout:.0f} s")
+        except LookupError as exc:
+            return _error(404, str(exc).strip("'\""))
         except ValueError as exc:
             return _error(400, str(exc))
         except Exception as exc:  # noqa: BLE001 - session and store errors are the user's to read
@@ -162,6 +172,9 @@ def create_app(session: Any, hub: Hub, token: str, command_timeout: float = 10.0
         Route("/api/game/start", guarded("start"), methods=["POST"]),
         Route("/api/game/abort", guarded("abort"), methods=["POST"]),
         Route("/api/game/undo", guarded("undo"), methods=["POST"]),
+        Route("/api/table/answer", guarded("answer"), methods=["POST"]),
+        Route("/api/table/overrule", guarded("overrule"), methods=["POST"]),
+        Route("/api/table/action", guarded("action"), methods=["POST"]),
         Mount("/static", StaticFiles(directory=STATIC_DIR), name="static"),
     ]
     app = Starlette(routes=routes, exception_handlers={HTTPException: http_error})

@@ -259,6 +259,7 @@ async function handle(message) {
   window.__bitbox.messages += 1;
   const state = message.state;
   const events = message.events || [];
+  if (state && state.table) { drawTable(state); return; }
   const revealed = events.filter((e) => e.kind === "revealed").pop();
   drawPanels(state, revealed);
   if (!state.game) { document.getElementById("board").replaceChildren(); return; }
@@ -300,6 +301,202 @@ function setupReferee() {
   }
 }
 
+
+// ---- the table page (PuXes) -------------------------------------------------------------------
+
+const ZONE_FILL = { public_garden: "#5c8f4a", sacred_garden: "#b2536a", temple: "#d7c49e" };
+let tableState = null;
+let tableRouted = false;
+
+function tableToken() { return document.getElementById("table-token").value; }
+
+async function tablePost(path, body) {
+  const result = document.getElementById("table-result");
+  const response = await fetch(`/api/table/${path}`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", Authorization: `Bearer ${tableToken()}` },
+    body: JSON.stringify(body),
+  });
+  const data = await response.json();
+  result.textContent = response.ok ? "done" : data.error;
+  if (!response.ok) {
+    document.getElementById("table-referee").open = true;
+    const banner = document.getElementById("table-banner");
+    banner.hidden = false;
+    banner.textContent = data.error;
+    setTimeout(() => { banner.hidden = true; }, 6000);
+  }
+  return response.ok;
+}
+
+function dieShape(d, size, attrs) {
+  const g = svg("g", { transform: `translate(${d.x} ${d.y}) rotate(${d.angle || 0})` });
+  g.append(svg("rect", { x: -size / 2, y: -size / 2, width: size, height: size, rx: 2, ...attrs }));
+  return g;
+}
+
+function drawMat(state) {
+  const mat = state.mat;
+  const board = document.getElementById("mat");
+  const margin = 40;
+  board.setAttribute("viewBox", `${-margin} ${-margin} ${mat.width_mm + 2 * margin} ${mat.height_mm + 2 * margin}`);
+  const nodes = [];
+  nodes.push(svg("rect", { x: 0, y: 0, width: mat.width_mm, height: mat.height_mm, fill: "#2f5d8a", rx: 6,
+                           "data-kind": "mat" }));
+  if (state.area) {
+    const a = state.area;
+    nodes.push(svg("rect", { x: a.x, y: a.y, width: a.width_mm, height: a.height_mm, fill: "none",
+                             stroke: "#9ec5ea", "stroke-dasharray": "6 6", "stroke-width": 2 }));
+  }
+  for (const z of mat.zones) {
+    const points = z.polygon.map((p) => p.join(",")).join(" ");
+    const colour = z.kind === "temple" ? ZONE_FILL.temple : (ZONE_FILL[z.kind] || "#777");
+    nodes.push(svg("polygon", { points, fill: colour, "fill-opacity": z.kind === "temple" ? 0.35 : 0.45,
+                                stroke: colour, "stroke-width": 1.5, "data-zone": z.name }));
+  }
+  const players = state.players || [];
+  const colour = (owner) => (players[owner] || {}).colour || "#bbb";
+  const size = state.die_mm || 16;
+  // the last shot: where the moved dice were (ghosts) and where they went (arrows)
+  const shot = state.last_shot;
+  if (shot) {
+    for (const m of shot.moves) {
+      if (m.from) {
+        nodes.push(dieShape({ x: m.from[0], y: m.from[1] }, size, { fill: "none", stroke: colour(m.owner),
+          "stroke-dasharray": "3 2", "stroke-width": 1.5, "data-ghost": m.die }));
+      }
+      if (m.from && m.to) {
+        nodes.push(svg("line", { x1: m.from[0], y1: m.from[1], x2: m.to[0], y2: m.to[1], stroke: "#fff",
+          "stroke-width": 1.5, "marker-end": "url(#arrow)", "data-arrow": m.die }));
+      } else if (m.from) {
+        nodes.push(svg("text", { x: m.from[0], y: m.from[1] - size, fill: "#fff" }, "left"));
+      }
+    }
+  }
+  for (const t of state.temples || []) {
+    const g = svg("g", { "data-temple": t.index, "data-status": t.status });
+    if (t.status === "standing") {
+      g.append(dieShape({ x: t.x, y: t.y, angle: 0 }, size, { fill: "#eee", stroke: colour(t.owner), "stroke-width": 3 }));
+      g.append(dieShape({ x: t.x, y: t.y, angle: 45 }, size * 0.7, { fill: "#fff", stroke: colour(t.owner), "stroke-width": 2 }));
+    } else {
+      g.append(dieShape({ x: t.x, y: t.y, angle: 0 }, size, { fill: "#666", stroke: colour(t.owner), "stroke-width": 2 }));
+      g.append(svg("text", { x: t.x, y: t.y + size, fill: "#ff8a80" }, t.status === "dixe" ? "DiXé" : t.status));
+    }
+    nodes.push(g);
+  }
+  for (const s of state.toppled || []) {
+    nodes.push(svg("circle", { cx: s.x, cy: s.y, r: size, fill: "none", stroke: "#ff5252", "stroke-width": 2,
+                               "data-toppled": "1" }));
+  }
+  const asleep = [];
+  for (const d of state.dice || []) {
+    if (d.role === "temple") continue;
+    if (d.role === "oracle" && d.status !== "play") { asleep.push(d); continue; }
+    if (d.x === null || d.y === null) continue;
+    const hero = d.role === "hero";
+    const g = dieShape(d, size, { fill: colour(d.owner), "fill-opacity": hero ? 0.45 : 1,
+      stroke: (state.may_move || []).includes(d.id) ? "#fff" : "#111", "stroke-width": (state.may_move || []).includes(d.id) ? 3 : 1 });
+    g.setAttribute("data-die", d.id);
+    g.setAttribute("data-owner", d.owner);
+    g.append(svg("text", { class: "face", x: 0, y: 0 }, (d.face || "?").slice(0, 3)));
+    nodes.push(g);
+  }
+  // dice the camera sees that the game places nowhere (heroes just thrown, dice set aside)
+  const placed = (state.dice || []).filter((d) => d.x !== null && d.y !== null);
+  for (const t of state.temples || []) placed.push(t);
+  for (const s of state.seen || []) {
+    if (placed.some((d) => Math.hypot(d.x - s.x, d.y - s.y) < size * 0.8)) continue;
+    nodes.push(dieShape(s, size, { fill: "#ddd", "fill-opacity": 0.35, stroke: "#ddd", "data-seen": "1" }));
+  }
+  const defs = svg("defs");
+  const marker = svg("marker", { id: "arrow", viewBox: "0 0 10 10", refX: 9, refY: 5, markerWidth: 6, markerHeight: 6,
+                                 orient: "auto-start-reverse" });
+  marker.append(svg("path", { d: "M0,0 L10,5 L0,10 z", fill: "#fff" }));
+  defs.append(marker);
+  board.replaceChildren(defs, ...nodes);
+  return asleep;
+}
+
+function drawTable(state) {
+  tableState = state;
+  if (!tableRouted) {
+    tableRouted = true;
+    document.querySelector('nav a[data-page="console"]').hidden = true;
+    if (!location.hash.startsWith("#/table")) location.hash = "#/table";
+  }
+  const status = document.getElementById("table-status");
+  const players = state.players || [];
+  const name = (seat) => (players[seat] || {}).name || `player ${seat}`;
+  if (state.over) status.textContent = `Game #${state.game_id} is over. Winner: ${(state.winners || []).join(" and ") || "nobody"}.`;
+  else if (state.status !== "playing") status.textContent = `Game #${state.game_id}: ${state.status}`;
+  else status.textContent = `Game #${state.game_id}, turn ${state.turn}: ${state.prompt || ""}`;
+  if (!state.mat) return;
+  const asleep = drawMat(state);
+  const legend = document.getElementById("table-legend");
+  legend.textContent = "Solid: oracles in their player's colour (white outline: may move now). Grey: other dice the " +
+    "camera sees (heroes). Dashed outlines and arrows: where the last shot's dice were and where they went.";
+  const list = document.getElementById("table-players");
+  list.replaceChildren(...players.map((p, seat) => {
+    const li = el("li");
+    li.append(el("span", { class: "swatch", style: `background:${p.colour}` }), `${p.name}`);
+    const sleeping = asleep.filter((d) => d.owner === seat);
+    const oracles = (state.dice || []).filter((d) => d.role === "oracle" && d.owner === seat && d.status === "play");
+    li.append(el("span", { class: "state" }, `${oracles.length} in play, ${sleeping.length} asleep`));
+    if (sleeping.length) {
+      li.append(el("span", { class: "msg", "data-asleep": seat },
+        "asleep: " + sleeping.map((d) => `oracle ${d.id} (${d.status})`).join(", ")));
+    }
+    return li;
+  }));
+  const questions = document.getElementById("questions");
+  const open = state.questions || [];
+  document.getElementById("questions-panel").classList.toggle("pending", open.length > 0);
+  questions.replaceChildren(...(open.length ? open.map((q) => {
+    const li = el("li", { "data-question": q.question_id });
+    li.append(el("span", {}, q.text), el("span", { class: "why" }, q.reason));
+    for (const choice of q.choices) {
+      const b = el("button", { "data-choice": choice }, choice);
+      b.addEventListener("click", () => tablePost("answer", { question_id: q.question_id, choice }));
+      li.append(b);
+    }
+    return li;
+  }) : [el("li", { class: "small" }, "No question for the players.")]));
+  const choices = document.getElementById("choices");
+  const offered = state.choices || [];
+  choices.replaceChildren(...(offered.length ? offered.map((c) => {
+    const li = el("li");
+    const b = el("button", { "data-action": JSON.stringify(c.action) }, `${name(c.player)}: ${c.text}`);
+    b.addEventListener("click", () => tablePost("action", { player: c.player, action: c.action }));
+    li.append(b);
+    return li;
+  }) : [el("li", { class: "small" }, "Nothing to announce now: play on the table.")]));
+  const calls = document.getElementById("calls");
+  calls.replaceChildren(...(state.calls || []).slice().reverse().map((c) => {
+    const li = el("li", { "data-call": c.call_id });
+    const head = el("span", { class: c.overruled_by ? "overruled" : "" });
+    head.append(el("span", { class: "decision" }, `#${c.call_id} ${c.decision}`), c.reason);
+    li.append(head);
+    if (c.alternatives && c.alternatives.length && !c.overruled_by) {
+      const select = el("select", { "aria-label": `overrule call ${c.call_id}` });
+      for (const alt of c.alternatives) select.append(el("option", { value: alt }, alt));
+      const b = el("button", { "data-overrule": c.call_id }, "Overrule");
+      b.addEventListener("click", () => tablePost("overrule", { call_id: c.call_id, decision: select.value }));
+      const row = el("div");
+      row.append(select, " ", b);
+      li.append(row);
+    }
+    return li;
+  }));
+  const log = document.getElementById("table-log");
+  log.replaceChildren(...(state.log || []).slice().reverse().map((e) => el("li", { class: `kind-${e.kind}` }, e.text)));
+}
+
+function setupTableToken() {
+  const params = new URLSearchParams(location.search);
+  if (params.get("token")) document.getElementById("table-token").value = params.get("token");
+}
+
 route();
 setupReferee();
+setupTableToken();
 connect();

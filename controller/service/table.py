@@ -1,0 +1,549 @@
+"""The live table loop: camera frames in, the referee's calls stored, then shown.
+
+One :class:`TableSession` owns a PuXes game, its :class:`~controller.referee.puxes.PuxesReferee`,
+the camera's :class:`~controller.vision.pipeline.TableWatcher` and the event store. Each frame goes
+to the watcher; when the table has come to rest the still snapshot goes to the referee, and what
+the referee decides is handled in this order:
+
+1. the engine actions of each call and the call itself (its decision and the reason citing the
+   rule) are committed to the event log in one transaction;
+2. only then is the call announced (dashboard, terminal).
+
+Questions are logged and shown with their choices; answers, overrules and players' choices come
+in through :meth:`TableSession.command` (the dashboard's token-guarded POST endpoints) and are
+logged in the same way. An overrule rewinds the engine, so the stored actions are rewritten from
+the first one that changed. A restart replays the stored actions through the engine and carries on.
+
+The loop runs in one thread (:meth:`TableSession.run` or :meth:`TableSession.feed`); the web server
+talks to it through :meth:`TableSession.command`, which queues a request and returns a future.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import dataclasses
+import logging
+import math
+import queue
+import time
+from collections.abc import Callable, Iterable
+from typing import Any
+
+import numpy as np
+
+from controller.engines import RuleError
+from controller.engines.core import CHANCE
+from controller.engines.puxes import PuxesGame
+from controller.engines.puxes.actions import Outcome
+from controller.referee.common import Call, Question, RefereeConfig, RefereeError
+from controller.referee.puxes import PuxesReferee
+from controller.service.config import PlayerConfig
+from controller.service.hub import Hub
+from controller.service.session import SessionError
+from controller.service.store import GameStore, StoreError, StoredGame
+from controller.vision.mat import MatLayout
+from controller.vision.pipeline import TableWatcher
+from controller.vision.snapshot import TableSnapshot
+
+log = logging.getLogger(__name__)
+
+#: How many announcements the dashboard's log keeps.
+LOG_LENGTH = 80
+
+#: The kinds of action players announce themselves (the camera cannot see them); offered as buttons.
+ANNOUNCED = ("power", "wake", "end", "reroll", "spit")
+#: The most choices offered at once on the page.
+MAX_CHOICES = 16
+
+#: The players' colours on the table page, by seat.
+SEAT_COLOURS = ("#e53935", "#1e88e5", "#43a047", "#fdd835")
+
+
+class NotFound(LookupError):
+    """A request names a question or a call the referee does not have open (HTTP 404)."""
+
+
+@dataclasses.dataclass
+class TableSetup:
+    """Who plays and how the referee judges: what a PuXes game needs beyond the mat."""
+
+    players: list[PlayerConfig]
+    options: dict[str, Any] = dataclasses.field(default_factory=dict)
+    seed: int = 0
+    referee: RefereeConfig = dataclasses.field(default_factory=RefereeConfig)
+
+
+class TableSession:
+    """A live PuXes game between a camera, the referee and the people at the table, stored and published."""
+
+    def __init__(self, setup: TableSetup, store: GameStore, layout: MatLayout, watcher: TableWatcher | None,
+                 hub: Hub | None = None) -> None:
+        self.setup = setup
+        self.store = store
+        self.layout = layout
+        self.watcher = watcher
+        self.hub = hub or Hub()
+        self.referee: PuxesReferee | None = None
+        self.game_id: int | None = None
+        self.players: list[PlayerConfig] = []
+        self.status = "idle"
+        self.log: list[dict[str, Any]] = []
+        self.calls: dict[int, dict[str, Any]] = {}
+        self.last_shot: dict[str, Any] | None = None
+        self.last_snapshot: TableSnapshot | None = None
+        self.frames = 0
+        self.snapshots = 0
+        self.frame_s = 0.0
+        self.questions_asked = 0
+        self._pending: list[dict[str, Any]] = []
+        self._seq = 0
+        self._dirty = False
+        self._stopping = False
+        self._resumed = False
+        self._commands: queue.Queue[tuple[str, dict[str, Any], concurrent.futures.Future[Any]]] = queue.Queue()
+        #: Called with each announcement (dict) once it is stored; the terminal prints them.
+        self.listeners: list[Callable[[dict[str, Any]], None]] = []
+
+    # ---- starting ----------------------------------------------------------------------------
+
+    @property
+    def game(self) -> PuxesGame | None:
+        return self.referee.game if self.referee is not None else None
+
+    def _new_referee(self, game: PuxesGame) -> PuxesReferee:
+        return PuxesReferee(game, self.setup.referee)
+
+    def start_new(self) -> None:
+        """Begin a new game (recorded in the store first); an unfinished one is marked aborted."""
+        try:
+            game = PuxesGame(self.setup.options, seed=self.setup.seed)
+        except (KeyError, ValueError) as exc:
+            raise SessionError(f"cannot start puxes: {exc.args[0] if exc.args else exc}") from None
+        players = self._check_players(self.setup.players, game)
+        old = self.store.unfinished()
+        if old is not None:
+            self.store.set_status(old.id, "aborted")
+        self.game_id = self.store.new_game(game.NAME, game.options.to_dict(), game.seed,
+                                           {"players": [dataclasses.asdict(p) for p in players], "table": self.layout.name})
+        self._install(game, players)
+        self._announce("service", f"game #{self.game_id} started: PuXes, {len(players)} players, seed {game.seed}")
+
+    def resume(self, stored: StoredGame) -> None:
+        """Rebuild ``stored`` by replaying its actions through the engine, and carry on from there."""
+        try:
+            game = PuxesGame(PuxesGame.OPTIONS.from_dict(stored.options), seed=stored.seed)
+        except (KeyError, ValueError) as exc:
+            raise SessionError(f"stored game #{stored.id} cannot be rebuilt: {exc}") from None
+        for index, (player, encoded) in enumerate(self.store.actions(stored.id)):
+            try:
+                game.apply(player, game.decode_action(encoded))
+            except (ValueError, TypeError, KeyError) as exc:
+                raise SessionError(f"stored action #{index} of game #{stored.id} ({encoded!r}) is refused: {exc}; "
+                                   "the database was left as it is") from None
+        players = [PlayerConfig(**p) for p in stored.setup.get("players", [])] or self._default_players(game)
+        self.game_id = stored.id
+        self._install(game, players)
+        for note in self.store.notes(stored.id)[-LOG_LENGTH // 2:]:
+            if note["kind"] in ("call", "overrule"):
+                self._announce("earlier", f"{note['decision']}: {note['reason']}")
+        self._resumed = True
+        self._announce("service", f"game #{stored.id} resumed after {len(game.history)} stored actions")
+        if game.is_over():
+            self.store.set_status(stored.id, "over")
+            self.status = "over"
+
+    def _default_players(self, game: PuxesGame) -> list[PlayerConfig]:
+        return [PlayerConfig(f"Player {seat + 1}") for seat in range(game.num_players)]
+
+    def _check_players(self, players: list[PlayerConfig], game: PuxesGame) -> list[PlayerConfig]:
+        if not players:
+            return self._default_players(game)
+        if len(players) != game.num_players:
+            raise SessionError(f"{len(players)} players are named but this game has {game.num_players} seats; "
+                               f"name {game.num_players} players (or change the players option)")
+        return list(players)
+
+    def _install(self, game: PuxesGame, players: list[PlayerConfig]) -> None:
+        self.referee = self._new_referee(game)
+        self.players = players
+        self.status = "playing"
+        self.log = []
+        self.calls = {}
+        self.last_shot = None
+
+    # ---- the loop ----------------------------------------------------------------------------
+
+    @property
+    def stopping(self) -> bool:
+        return self._stopping
+
+    def stop(self) -> None:
+        """Ask :meth:`run` to return (from any thread)."""
+        self._stopping = True
+
+    def inputs_alive(self) -> bool:
+        """Whether the camera is being read (the watchdog's condition)."""
+        return not self._stopping
+
+    def run(self, frames: Iterable[np.ndarray], clock: Callable[[], float] = time.monotonic,
+            until_over: bool = True, watchdog: Any = None) -> None:
+        """Feed ``frames`` (a camera source) until they end, the game is over or :meth:`stop`."""
+        for frame in frames:
+            self.feed(frame, clock())
+            if watchdog is not None:
+                watchdog.tick()
+            if self._stopping or (until_over and self.game is not None and self.game.is_over()):
+                break
+        self.step()
+
+    def step(self) -> None:
+        """Handle queued commands and publish what changed."""
+        self._run_commands()
+        self._flush()
+
+    def feed(self, frame: np.ndarray, t: float) -> TableSnapshot | None:
+        """One camera frame; the still snapshot it completed (already refereed), if any."""
+        if self.watcher is None:
+            raise SessionError("no camera is attached to this table")
+        self._run_commands()
+        start = time.perf_counter()
+        snap = self.watcher.feed(frame, t)
+        self.frames += 1
+        if snap is not None:
+            self.observe(snap)
+        self.frame_s += time.perf_counter() - start
+        self._flush()
+        return snap
+
+    def observe(self, snap: TableSnapshot) -> list[Call | Question]:
+        """A still snapshot to the referee; its calls and questions stored, then announced."""
+        referee = self.referee
+        if referee is None or self.status != "playing":
+            return []
+        self.snapshots += 1
+        self.last_snapshot = snap
+        self._dirty = True
+        if self._resumed:
+            self._rebind(snap)
+            self._resumed = False
+        before = self._positions()
+        try:
+            results = referee.observe(snap)
+        except RefereeError as exc:
+            self._announce("refused", f"the referee could not judge the table: {exc}")
+            return []
+        self._handle(results, before)
+        return results
+
+    def _rebind(self, snap: TableSnapshot) -> None:
+        """After a restart the camera's dice have new ids: tie each oracle still in play to the die
+        resting where the replayed game has it."""
+        referee = self.referee
+        assert referee is not None
+        game = referee.game
+        ox, oy = referee.config.area_origin_mm
+        free = {d.die_id: d for d in snap.dice if d.level == 1 and d.on_mat}
+        for die in game.oracle_dice():
+            if die.status != "play" or die.x is None or die.y is None or referee.camera_id(die.id) is not None:
+                continue
+            near = min(free.values(), key=lambda d: math.hypot(d.x_mm - ox - die.x, d.y_mm - oy - die.y), default=None)
+            if near is not None and math.hypot(near.x_mm - ox - die.x, near.y_mm - oy - die.y) <= game.options.die_mm:
+                referee.binding[near.die_id] = die.id
+                del free[near.die_id]
+
+    # ---- storing, then showing ---------------------------------------------------------------
+
+    def _positions(self) -> dict[int, tuple[float, float]]:
+        game = self.game
+        if game is None:
+            return {}
+        return {d.id: (d.x, d.y) for d in game.dice.values()
+                if d.role == "oracle" and d.status == "play" and d.x is not None and d.y is not None}
+
+    def _handle(self, results: list[Call | Question], before: dict[int, tuple[float, float]]) -> None:
+        for result in results:
+            if isinstance(result, Call):
+                self._store_call(result, before)
+            else:
+                self._store_question(result)
+
+    def _store_call(self, call: Call, before: dict[int, tuple[float, float]], keep: int | None = None) -> None:
+        """Commit the call's actions and the call, then announce it."""
+        game = self.game
+        assert game is not None and self.game_id is not None
+        stored = len(self.store.actions(self.game_id)) if keep is None else keep
+        history = game.history
+        new = [(p, game.encode_action(a)) for p, a in history[stored:]]
+        data = call.to_json(PuxesGame)
+        data["events"] = [e for e in data["events"] if e.get("kind") != "flick"]
+        self.store.record(self.game_id, stored, new, "call", data, keep=keep)
+        self.calls[call.call_id] = {**data, "kind": "call", "actions": len(history)}
+        if any(isinstance(a, Outcome) for _, a in call.actions):
+            after = self._positions()
+            moves = []
+            for die_id in sorted(set(before) | set(after)):
+                a, b = before.get(die_id), after.get(die_id)
+                if a != b:
+                    moves.append({"die": die_id, "owner": game.dice[die_id].owner, "from": a, "to": b})
+            self.last_shot = {"call_id": call.call_id, "moves": moves}
+        if game.is_over():
+            self.store.set_status(self.game_id, "over")
+            self.status = "over"
+        self._announce("call", f"{call.decision}: {call.reason}", {"call_id": call.call_id, "decision": call.decision})
+
+    def _store_question(self, question: Question) -> None:
+        assert self.game_id is not None and self.game is not None
+        self.questions_asked += 1
+        self.store.record(self.game_id, len(self.game.history), [], "question", question.to_json())
+        self._announce("question", f"question {question.question_id}: {question.text} ({question.reason})",
+                       {"question_id": question.question_id})
+
+    def _stored_count(self) -> int:
+        assert self.game_id is not None
+        return len(self.store.actions(self.game_id))
+
+    # ---- commands from the dashboard ---------------------------------------------------------
+
+    def command(self, name: str, payload: dict[str, Any] | None = None) -> concurrent.futures.Future[Any]:
+        """Queue a command for the loop's thread: ``answer``, ``overrule``, ``action``, ``abort``..."""
+        future: concurrent.futures.Future[Any] = concurrent.futures.Future()
+        self._commands.put((name, dict(payload or {}), future))
+        return future
+
+    def has_command(self, name: str) -> bool:
+        return callable(getattr(self, f"_cmd_{name.replace('-', '_')}", None))
+
+    def _run_commands(self) -> None:
+        while True:
+            try:
+                name, payload, future = self._commands.get_nowait()
+            except queue.Empty:
+                return
+            handler = getattr(self, f"_cmd_{name.replace('-', '_')}", None)
+            try:
+                if handler is None:
+                    raise ValueError(f"the table does not know the command {name!r}")
+                result = handler(payload)
+            except (SessionError, StoreError, ValueError, LookupError) as exc:
+                future.set_exception(exc)
+            except Exception as exc:  # noqa: BLE001 - the web reports it; the loop goes on
+                log.exception("command %s failed", name)
+                future.set_exception(exc)
+            else:
+                future.set_result(result)
+            self._flush()
+
+    def _playing(self) -> PuxesReferee:
+        if self.referee is None or self.game_id is None:
+            raise SessionError("there is no game being played")
+        if self.status != "playing":
+            raise SessionError(f"game #{self.game_id} is {self.status}; nothing more can be decided in it")
+        return self.referee
+
+    def _cmd_answer(self, payload: dict[str, Any]) -> dict[str, Any]:
+        _fields(payload, {"question_id": int, "choice": str})
+        results = self.answer(payload["question_id"], payload["choice"])
+        return {"calls": [r.call_id for r in results if isinstance(r, Call)],
+                "questions": [r.question_id for r in results if isinstance(r, Question)]}
+
+    def answer(self, qid: int, choice: str) -> list[Call | Question]:
+        """The players' answer to a question: logged, then the call it completes stored and shown."""
+        referee = self._playing()
+        question = referee.questions.get(qid)
+        if question is None:
+            raise NotFound(f"there is no open question {qid}; open: {sorted(referee.questions) or 'none'}")
+        if choice not in question.choices:
+            raise ValueError(f"{choice!r} is not a choice of question {qid}: {', '.join(question.choices)}")
+        assert self.game_id is not None
+        self.store.record(self.game_id, self._stored_count(), [], "answer", {"question_id": qid, "choice": choice})
+        self._announce("answer", f"answer to question {qid}: {choice}", {"question_id": qid, "choice": choice})
+        before = self._positions()
+        results = referee.answer(qid, choice)
+        self._handle(results, before)
+        return results
+
+    def _cmd_overrule(self, payload: dict[str, Any]) -> dict[str, Any]:
+        _fields(payload, {"call_id": int, "decision": str})
+        referee = self._playing()
+        call_id, decision = payload["call_id"], payload["decision"]
+        assert self.game_id is not None
+        stored = self.store.actions(self.game_id)
+        if call_id not in {c.call_id for c in referee.calls}:
+            raise NotFound(f"there is no call {call_id} to overrule (calls made since the service started: "
+                           f"{', '.join(str(c.call_id) for c in referee.calls) or 'none'})")
+        try:
+            call = referee.overrule(call_id, decision)
+        except RefereeError as exc:
+            raise ValueError(str(exc)) from None
+        game = referee.game
+        encoded = [(p, game.encode_action(a)) for p, a in game.history]
+        keep = 0
+        while keep < min(len(stored), len(encoded)) and [stored[keep][0], stored[keep][1]] == list(encoded[keep]):
+            keep += 1
+        data = call.to_json(PuxesGame)
+        data["events"] = [e for e in data["events"] if e.get("kind") != "flick"]
+        data["overruled"] = {"call_id": call_id, "decision": decision}
+        self.store.record(self.game_id, keep, encoded[keep:], "overrule", data, keep=keep)
+        self.calls[call.call_id] = {**data, "kind": "call", "actions": len(game.history)}
+        if call_id in self.calls:
+            self.calls[call_id]["overruled_by"] = call.call_id
+        self.last_shot = None if self.last_shot and self.last_shot["call_id"] == call_id else self.last_shot
+        if game.is_over():
+            self.store.set_status(self.game_id, "over")
+            self.status = "over"
+        elif self.status == "over":
+            self.status = "playing"
+        self._announce("overrule", f"call {call_id} overruled with {decision}: {call.reason}",
+                       {"call_id": call.call_id, "overrules": call_id, "decision": decision})
+        return {"call_id": call.call_id, "reason": call.reason, "actions": len(game.history)}
+
+    def player_action(self, player: int, action: Any) -> Call:
+        """A choice a player makes at the table (a power, a wake, the end of a turn): checked by the
+        engine, stored, then shown."""
+        referee = self._playing()
+        before = self._positions()
+        try:
+            call = referee.player_action(player, action)
+        except RuleError as exc:
+            raise ValueError(f"the rules refuse it: {exc.reason}") from None
+        self._store_call(call, before)
+        return call
+
+    def _cmd_action(self, payload: dict[str, Any]) -> dict[str, Any]:
+        _fields(payload, {"player": int, "action": object})
+        game = self._playing().game
+        player = payload["player"]
+        if not 0 <= player < game.num_players:
+            raise ValueError(f"player {player} is not a seat of this game (0 to {game.num_players - 1})")
+        try:
+            action = game.decode_action(payload["action"])
+        except (ValueError, TypeError, KeyError) as exc:
+            raise ValueError(f"not a PuXes action: {exc}") from None
+        call = self.player_action(player, action)
+        return {"call_id": call.call_id, "reason": call.reason}
+
+    def _cmd_abort(self, payload: dict[str, Any]) -> dict[str, Any]:
+        _fields(payload, {})
+        self._playing()
+        assert self.game_id is not None
+        self.store.set_status(self.game_id, "aborted")
+        self.status = "aborted"
+        self._announce("service", f"game #{self.game_id} aborted")
+        return {"aborted": self.game_id}
+
+    def _cmd_games(self, payload: dict[str, Any]) -> dict[str, Any]:
+        return {"games": [
+            {"id": g.id, "game": g.game, "seed": g.seed, "status": g.status, "actions": g.actions,
+             "created": g.created, "finished": g.finished, "players": g.setup.get("players", [])}
+            for g in self.store.games()
+        ]}
+
+    def _cmd_export(self, payload: dict[str, Any]) -> dict[str, Any]:
+        stored = self.store.game(int(payload["game_id"]))
+        if stored.status == "playing":
+            raise SessionError(f"game #{stored.id} is still being played; it can be exported once it is over or aborted")
+        return self.store.save_data(stored.id)
+
+    # ---- what the table shows ----------------------------------------------------------------
+
+    def seat_name(self, seat: int) -> str:
+        return self.players[seat].name if 0 <= seat < len(self.players) else f"player {seat}"
+
+    def public_state(self) -> dict[str, Any]:
+        """Everything the table page draws. PuXes has no hidden information: all of it is public."""
+        referee, game = self.referee, self.game
+        layout = self.layout
+        mat = {
+            "name": layout.name, "width_mm": layout.width_mm, "height_mm": layout.height_mm,
+            "zones": [{"name": z.name, "kind": z.kind, "owner": z.owner, "shape": z.shape,
+                       "center": list(z.params.get("center", z.center)), "radius_mm": z.params.get("radius_mm"),
+                       "polygon": [list(map(float, p)) for p in z.polygon(32)]} for z in layout.zones],
+        }
+        state: dict[str, Any] = {"table": True, "status": self.status, "game_id": self.game_id, "mat": mat,
+                                 "players": [{"name": p.name, "colour": SEAT_COLOURS[i % len(SEAT_COLOURS)]}
+                                             for i, p in enumerate(self.players)],
+                                 "log": self.log[-LOG_LENGTH:], "frames": self.frames, "snapshots": self.snapshots}
+        if referee is None or game is None:
+            return state
+        ox, oy = referee.config.area_origin_mm
+        state.update({
+            "area": {"x": ox, "y": oy, "width_mm": game.table.size_x, "height_mm": game.table.size_y},
+            "die_mm": game.options.die_mm,
+            "dice": [{"id": d.id, "owner": d.owner, "role": d.role, "face": d.face, "status": d.status,
+                      "x": None if d.x is None else d.x + ox, "y": None if d.y is None else d.y + oy,
+                      "angle": d.angle} for d in sorted(game.dice.values(), key=lambda d: d.id)],
+            "temples": [{"index": t.index, "owner": t.owner, "x": t.x + ox, "y": t.y + oy, "status": t.status,
+                         "lives": t.lives} for t in game.temples],
+            "prompt": referee.prompt(),
+            "may_move": referee.may_move(),
+            "turn": game.turn_number,
+            "over": game.is_over(),
+            "winners": [self.seat_name(w) for w in game.winners()] if game.is_over() else [],
+            "questions": [q.to_json() for q in referee.questions.values()],
+            "choices": self._choices(),
+            "calls": [c for c in list(self.calls.values())[-12:]],
+            "last_shot": None if self.last_shot is None else {
+                "call_id": self.last_shot["call_id"],
+                "moves": [{**m, "from": None if m["from"] is None else [m["from"][0] + ox, m["from"][1] + oy],
+                           "to": None if m["to"] is None else [m["to"][0] + ox, m["to"][1] + oy]}
+                          for m in self.last_shot["moves"]]},
+            "seen": [] if self.last_snapshot is None else [
+                {"x": d.x_mm, "y": d.y_mm, "angle": d.angle_deg, "level": d.level}
+                for d in self.last_snapshot.dice],
+            "toppled": [] if self.last_snapshot is None else [
+                {"x": s.x_mm, "y": s.y_mm} for s in self.last_snapshot.stacks if s.toppled],
+        })
+        return state
+
+    def _choices(self) -> list[dict[str, Any]]:
+        """What the players may announce now (a power, a wake, the end of the turn), as encoded actions."""
+        game = self.game
+        if game is None or game.is_over() or self.status != "playing" or (self.referee and self.referee.questions):
+            return []
+        out = []
+        for player in game.current_players():
+            if player < 0:
+                continue
+            for action in game.legal_actions(player):
+                encoded = game.encode_action(action)
+                if encoded.get("type") in ANNOUNCED:
+                    out.append({"player": player, "action": encoded, "text": game.describe_action(action)})
+        return out[:MAX_CHOICES]
+
+    def _announce(self, kind: str, text: str, data: dict[str, Any] | None = None) -> None:
+        self._seq += 1
+        event = {"kind": kind, "text": text, "data": data or {}, "n": self._seq}
+        self.log.append(event)
+        del self.log[:-LOG_LENGTH]
+        self._pending.append(event)
+        self._dirty = True
+        for listener in self.listeners:
+            listener(event)
+
+    def _flush(self) -> None:
+        if self._dirty or self._pending:
+            self.publish()
+
+    def publish(self) -> dict[str, Any]:
+        """Send the table's state and the announcements since the last message to every listener."""
+        self._dirty = False
+        events, self._pending = self._pending, []
+        return self.hub.publish({"type": "state", "state": self.public_state(), "events": events})
+
+
+def _fields(payload: dict[str, Any], wanted: dict[str, type]) -> None:
+    """Refuse a request body with a missing, unknown or mistyped field, saying which."""
+    unknown = sorted(set(payload) - set(wanted))
+    if unknown:
+        raise ValueError(f"unknown field(s) {', '.join(unknown)}; known: {', '.join(wanted) or 'none'}")
+    for name, kind in wanted.items():
+        if name not in payload:
+            raise ValueError(f"missing field {name!r}; send {', '.join(wanted)}")
+        value = payload[name]
+        if kind is int and (type(value) is not int):
+            raise ValueError(f"{name!r} must be a whole number, not {value!r}")
+        if kind is str and not isinstance(value, str):
+            raise ValueError(f"{name!r} must be text, not {value!r}")
+
+
+__all__ = ["CHANCE", "SEAT_COLOURS", "TableSession", "TableSetup"]

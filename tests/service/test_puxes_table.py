@@ -1,0 +1,231 @@
+"""The PuXes table live in the service: rendered frames through the camera pipeline and the referee,
+calls stored before they are shown, questions answered and calls overruled over HTTP with the token,
+malformed requests refused with a reason, and the Table page in real headless Chromium."""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+import pytest
+
+from controller.engines.puxes import PuxesGame
+from controller.paths import PROJECT_ROOT
+from controller.service.store import GameStore
+
+from .puxes_live import TOKEN, LivePuxes
+
+CHROMIUM = Path(os.environ.get("BITBOX_CHROMIUM", "/usr/bin/chromium"))
+FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
+         "--disable-component-update", "--disable-sync"]
+ARTIFACTS = PROJECT_ROOT / "artifacts"
+
+
+@pytest.fixture(scope="module")
+def live(tmp_path_factory):
+    table = LivePuxes(tmp_path_factory.mktemp("puxes"), seed=3, max_turns=1)
+    try:
+        yield table
+    finally:
+        table.close()
+
+
+@pytest.fixture(scope="module")
+def played(live):
+    """The first turn played, every question answered over HTTP; records what the API said."""
+    said: dict[str, tuple[int, dict]] = {}
+    answered = []
+    deadline = time.monotonic() + 60
+    while not live.finished.is_set() and time.monotonic() < deadline:
+        questions = live.state().get("questions", [])
+        if not questions:
+            time.sleep(0.02)
+            continue
+        q = questions[0]
+        if not said:
+            said["no token"] = live.post("/api/table/answer", {"question_id": q["question_id"], "choice": q["choices"][0]},
+                                         token=None)
+            said["wrong token"] = live.post("/api/table/answer", {"question_id": q["question_id"],
+                                                                  "choice": q["choices"][0]}, token="nope-nope-nope")
+            said["not json"] = live.post("/api/table/answer", None, raw=b"{question_id: 1")
+            said["missing field"] = live.post("/api/table/answer", {"question_id": q["question_id"]})
+            said["wrong type"] = live.post("/api/table/answer", {"question_id": str(q["question_id"]), "choice": "x"})
+            said["unknown field"] = live.post("/api/table/answer", {"question_id": q["question_id"], "choice": "x",
+                                                                    "extra": 1})
+            said["not a choice"] = live.post("/api/table/answer", {"question_id": q["question_id"],
+                                                                   "choice": "no such face"})
+            said["unknown question"] = live.post("/api/table/answer", {"question_id": 9999, "choice": "yes"})
+            said["still open"] = (0, {"open": q["question_id"] in
+                                      [x["question_id"] for x in live.state()["questions"]]})
+        question = next(x for x in live.session.referee.questions.values() if x.question_id == q["question_id"])
+        choice = live.demo.suggested_answer(question)
+        status, body = live.post("/api/table/answer", {"question_id": q["question_id"], "choice": choice})
+        assert status == 200, body
+        answered.append((q, choice, body))
+    assert live.finished.is_set(), "the demo turn did not finish in time"
+    assert live.error is None, live.error
+    return said, answered
+
+
+def test_the_live_loop_referees_rendered_frames(live, played):
+    session = live.session
+    _, answered = played
+    assert session.frames > 100 and session.snapshots >= 10
+    assert live.demo.first_difference is None, live.demo.first_difference
+    game = session.game
+    assert game.turn_number >= 2                      # setup, the starting roll and a whole first turn
+    # every action the referee's engine holds is in the event log, in order
+    stored = live.store.actions(session.game_id)
+    assert [(p, a) for p, a in stored] == [(p, game.encode_action(a)) for p, a in game.history]
+    kinds = [n["kind"] for n in live.store.notes(session.game_id)]
+    assert kinds.count("call") >= 10 and kinds.count("question") == len(answered) == kinds.count("answer")
+
+
+def test_calls_are_stored_before_they_are_shown(live, played):
+    assert live.messages, "nothing was published"
+    shown = {c["call_id"] for m in live.messages for c in m["state"].get("calls", [])}
+    assert len(shown) >= 10
+    assert live.shown_before_stored == []
+
+
+def test_questions_are_answered_over_http_with_the_token(live, played):
+    said, answered = played
+    assert answered, "the referee asked nothing on this seed"
+    assert said["no token"][0] == 401 and "token" in said["no token"][1]["error"]
+    assert said["wrong token"][0] == 403
+    assert said["not json"][0] == 400 and "JSON" in said["not json"][1]["error"]
+    assert said["missing field"][0] == 400 and "choice" in said["missing field"][1]["error"]
+    assert said["wrong type"][0] == 400 and "whole number" in said["wrong type"][1]["error"]
+    assert said["unknown field"][0] == 400 and "extra" in said["unknown field"][1]["error"]
+    assert said["not a choice"][0] == 400 and "not a choice" in said["not a choice"][1]["error"]
+    assert said["unknown question"][0] == 404 and "9999" in said["unknown question"][1]["error"]
+    assert said["still open"][1]["open"], "a refused answer closed the question"
+    answers = live.store.notes(live.session.game_id, "answer")
+    assert [(a["question_id"], a["choice"]) for a in answers] == [(q["question_id"], c) for q, c, _ in answered]
+    # the answer completed a call, stored and shown
+    assert any(body["calls"] for _, _, body in answered)
+
+
+def test_an_overrule_is_logged_and_reflected(live, played):
+    state = live.state()
+    shot = next(c for c in reversed(state["calls"]) if c["decision"] in ("moved", "shot") and c["alternatives"])
+    decision = shot["alternatives"][0]
+    assert live.post("/api/table/overrule", {"call_id": shot["call_id"], "decision": "no-such-decision"})[0] == 400
+    assert live.post("/api/table/overrule", {"call_id": 4242, "decision": decision})[0] == 404
+    assert live.post("/api/table/overrule", {"call_id": shot["call_id"]})[0] == 400
+    assert live.post("/api/table/overrule", {"call_id": shot["call_id"], "decision": decision}, token=None)[0] == 401
+    before = live.store.actions(live.session.game_id)
+    status, body = live.post("/api/table/overrule", {"call_id": shot["call_id"], "decision": decision})
+    assert status == 200, body
+    overrules = live.store.notes(live.session.game_id, "overrule")
+    assert len(overrules) == 1
+    assert overrules[0]["overruled"] == {"call_id": shot["call_id"], "decision": decision}
+    after = live.store.actions(live.session.game_id)
+    assert after != before
+    game = live.session.game
+    assert after == [(p, game.encode_action(a)) for p, a in game.history]
+    state = live.state()
+    calls = {c["call_id"]: c for c in state["calls"]}
+    assert calls[shot["call_id"]]["overruled_by"] == body["call_id"]
+    assert f"overruled call {shot['call_id']}" in calls[body["call_id"]]["reason"]
+    assert any(e["kind"] == "overrule" for e in state["log"])
+
+
+def test_table_commands_on_a_console_game_are_404(live, played):
+    status, body = live.post("/api/game/undo", {"count": 1})
+    assert status == 404 and "console game" in body["error"]
+    status, body = live.post("/api/table/action", {"player": 7, "action": {}})
+    assert status == 400 and "player 7" in body["error"]
+    status, body = live.post("/api/table/action", {"player": 0, "action": {"type": "teleport"}})
+    assert status == 400 and "teleport" in body["error"]
+    history = len(live.session.game.history)
+    status, body = live.post("/api/table/action", {"player": 1, "action": {"type": "end"}})
+    assert status == 400 and "rules refuse" in body["error"]
+    assert len(live.session.game.history) == history == len(live.store.actions(live.session.game_id))
+
+
+def test_the_table_page_in_chromium(live, played):
+    if not CHROMIUM.exists():
+        pytest.skip(f"Chromium not found at {CHROMIUM} (install Debian's chromium, or set BITBOX_CHROMIUM)")
+    sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright Python package is not installed")
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=FLAGS)
+        try:
+            page = browser.new_page(viewport={"width": 412, "height": 915}, device_scale_factor=2)  # a phone
+            errors: list[str] = []
+            page.on("pageerror", lambda exc: errors.append(str(exc)))
+            page.goto(f"{live.url}/?token={TOKEN}#/table")
+            page.wait_for_selector("#link.live", timeout=5000)
+            page.wait_for_selector("#mat g[data-die]", timeout=5000)
+            assert page.locator("#page-table").is_visible()
+            assert page.locator("#mat rect[data-kind=mat]").count() == 1
+            assert page.locator("#mat polygon[data-zone]").count() == len(live.demo.layout.zones)
+            game = live.session.game
+            in_play = [d for d in game.dice.values() if d.role == "oracle" and d.status == "play"]
+            assert page.locator("#mat g[data-die]").count() >= len(in_play)
+            assert page.locator("#mat g[data-temple]").count() == len(game.temples)
+            owners = {page.locator(f"#mat g[data-die='{d.id}'] rect").get_attribute("fill") for d in in_play}
+            assert len(owners) == 2                  # one colour per player
+            reasons = page.locator("#calls").inner_text()
+            assert "Rule: «" in reasons and "overruled call" in reasons
+            assert page.locator("#table-token").input_value() == TOKEN
+            ARTIFACTS.mkdir(exist_ok=True)
+            page.screenshot(path=str(ARTIFACTS / "puxes-table-phone.png"), full_page=True)
+            assert errors == []
+        finally:
+            browser.close()
+
+
+def test_a_killed_table_resumes_from_the_log(tmp_path):
+    """A table service killed mid-game (SIGKILL) resumes from the stored actions."""
+    import signal
+    import subprocess
+    import sys
+
+    db = tmp_path / "crash.db"
+    script = (
+        "import sys\n"
+        "from pathlib import Path\n"
+        "from controller.service.config import ServiceConfig\n"
+        "from controller.service.table_runner import DemoTable, TableRun, run_table_service\n"
+        "demo = DemoTable(seed=3)\n"
+        f"config = ServiceConfig(game='puxes', seed=3, db=Path({str(db)!r}), web=False)\n"
+        "run_table_service(config, demo.setup(), demo.layout, demo.watcher, demo, TableRun(start='new'))\n"
+    )
+    proc = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                            cwd=PROJECT_ROOT)
+    try:
+        deadline = time.monotonic() + 40
+        seen = 0
+        for line in proc.stdout:
+            seen += line.startswith(b"- ")
+            if seen >= 14 or time.monotonic() > deadline:
+                break
+        assert seen >= 14, "the table service announced too little before the deadline"
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(10)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    with GameStore(db) as store:
+        stored = store.unfinished()
+        assert stored is not None and stored.game == "puxes" and stored.actions > 8
+        actions = store.actions(stored.id)
+        notes = store.notes(stored.id)
+        # no call is half stored: every stored call's actions are there
+        assert all(n["actions"] <= len(actions) for n in notes)
+        from controller.service.config import PlayerConfig
+        from controller.service.table import TableSession, TableSetup
+        from controller.vision.mat import load_layout
+
+        session = TableSession(TableSetup([PlayerConfig("Ada"), PlayerConfig("Brice")], {"players": 2}, 3),
+                               store, load_layout("puxes"), watcher=None)
+        session.resume(stored)
+        replay = PuxesGame({"players": 2}, seed=3)
+        for player, action in actions:
+            replay.apply(player, replay.decode_action(action))
+        assert session.game.state_dict() == replay.state_dict()
+        assert len(session.game.history) == len(actions)
+        assert any(e["kind"] == "earlier" for e in session.log)
+        assert session.public_state()["prompt"] == replay.waiting_for()
