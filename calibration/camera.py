@@ -66,13 +66,16 @@ def _cmd_camera(args: argparse.Namespace) -> int:
 
     spec = CharucoSpec()
     if args.board_out:
+        if not args.board_out.parent.is_dir():
+            raise CommandError(f"could not write {args.board_out}: the folder {args.board_out.parent} does not exist")
         img = charuco_image(spec, 200 / 25.4)
         if args.board_out.suffix.lower() == ".pdf":
-            from reportlab.lib.utils import ImageReader
-            from reportlab.pdfgen import canvas
             import io
 
             from PIL import Image
+            from reportlab.lib.utils import ImageReader
+            from reportlab.pdfgen import canvas
+
             w_mm, h_mm = img.shape[1] / (200 / 25.4), img.shape[0] / (200 / 25.4)
             buf = io.BytesIO()
             Image.fromarray(img).save(buf, format="PNG")
@@ -83,9 +86,18 @@ def _cmd_camera(args: argparse.Namespace) -> int:
             c.setFont("Helvetica", 8)
             c.drawString(10 * k, 8 * k, f"ChArUco {spec.columns}x{spec.rows}, squares {spec.square_mm:g} mm, "
                          f"markers {spec.marker_mm:g} mm, {spec.dictionary}. Print at 100 %, glue flat.")
-            c.save()
-        elif not cv2.imwrite(str(args.board_out), img):
-            raise CommandError(f"could not write {args.board_out}")
+            try:
+                c.save()
+            except OSError as exc:
+                raise CommandError(f"could not write {args.board_out} ({exc.strerror or exc})") from None
+        else:
+            try:
+                written = cv2.imwrite(str(args.board_out), img)
+            except cv2.error:
+                written = False
+            if not written:
+                raise CommandError(f"could not write {args.board_out}: give a .png or .pdf file name "
+                                   "in a folder you may write to")
         print(f"wrote {args.board_out}: {spec.columns} x {spec.rows} squares of {spec.square_mm:g} mm; "
               "print at 100 % and glue it on something flat")
         return 0

@@ -267,7 +267,12 @@ def run_calibration(
         profile.set(args.controller, wheel, ladder)
     profile.adc = source.adc.name
     profile.created = ""
-    path = save_profile(profile, profile_path)
+    try:
+        path = save_profile(profile, profile_path)
+    except OSError as exc:
+        raise CalibrationError(f"cannot write the dial profile {exc.filename or profile_path or 'in the state folder'} "
+                               f"({exc.strerror or exc}); nothing was stored: give --profile a file in a folder "
+                               "you may write to, or set BITBOX_STATE_DIR, and calibrate again") from None
     say(f"stored controller {args.controller}'s {', '.join(ladders)} wheel(s) in {path}; "
         f"restart the service to use them.")
     return 0

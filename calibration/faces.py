@@ -42,6 +42,15 @@ def capture_face(frame: np.ndarray, die_size_px: float | None = None) -> np.ndar
     return _dice.candidate_crop(frame, found[0])
 
 
+def check_names(die: str, face_names: Sequence[str]) -> None:
+    """Refuse a die or face name the face library cannot store, or an empty list of faces."""
+    check_name("die", die)
+    for face in face_names:
+        check_name("face", face)
+    if not face_names:
+        raise CalibrationError("no face names given: list them with --faces (e.g. --faces oni,pirate,sun)")
+
+
 def calibrate(die: str, face_names: Sequence[str], grab: FrameSource, ask: Callable[[str], str],
               library: FaceLibrary | None = None, say: Callable[[str], None] = print,
               die_size_px: float | None = None, attempts: int = 3) -> FaceLibrary:
@@ -50,11 +59,7 @@ def calibrate(die: str, face_names: Sequence[str], grab: FrameSource, ask: Calla
     ``grab`` returns a BGR frame; ``ask`` shows a prompt and returns the user's answer (``input``).
     Answering ``s`` skips a face; a failed capture is retried up to ``attempts`` times.
     """
-    check_name("die", die)
-    for face in face_names:
-        check_name("face", face)
-    if not face_names:
-        raise CalibrationError("no face names given: list them with --faces (e.g. --faces oni,pirate,sun)")
+    check_names(die, face_names)
     library = library if library is not None else FaceLibrary.load()
     for face in face_names:
         for attempt in range(1, attempts + 1):
@@ -86,17 +91,18 @@ def _frame_source(spec: str):
 
 def _run(args: argparse.Namespace) -> int:
     from controller.cli import CommandError
-    faces = [f.strip() for f in args.faces.split(",") if f.strip()]
-    if not faces:
-        raise CommandError("no face names given: list them with --faces (e.g. --faces oni,pirate,sun)")
     from controller.vision.sources import SourceError
 
+    faces = [f.strip() for f in args.faces.split(",") if f.strip()]
     try:
+        check_names(args.die, faces)            # before the camera is opened
         with _frame_source(args.source) as source:
             library = calibrate(args.die, faces, source.read, input, die_size_px=args.die_size)
         folder = library.save()
     except (CalibrationError, SourceError, ValueError) as exc:
         raise CommandError(str(exc)) from exc
+    except EOFError:
+        raise CommandError("input ended before every face was shown; nothing was saved") from None
     print(f"saved {len(library)} reference faces in {folder}")
     return 0
 

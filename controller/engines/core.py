@@ -106,7 +106,7 @@ class Event:
     data: Mapping[str, Any] = dataclasses.field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
-        return {"kind": self.kind, "text": self.text, "data": _jsonable(self.data)}
+        return {"kind": self.kind, "text": self.text, "data": jsonable(self.data)}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -120,11 +120,14 @@ class GameOptions:
         """Raise :class:`OptionsError` when a value is out of range."""
 
     def to_dict(self) -> dict[str, Any]:
-        return _jsonable(dataclasses.asdict(self))
+        return jsonable(dataclasses.asdict(self))
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any] | None) -> GameOptions:
         """Options from a JSON mapping; unknown keys and wrong types are refused by name."""
+        if data is not None and not isinstance(data, Mapping):
+            raise OptionsError(f"options for {cls.__qualname__} must be a mapping of option names to values, "
+                               f"not {data!r}")
         data = dict(data or {})
         fields = {f.name: f for f in dataclasses.fields(cls)}
         unknown = sorted(set(data) - set(fields))
@@ -136,7 +139,7 @@ class GameOptions:
         for name, value in list(data.items()):
             default = getattr(cls, name, dataclasses.MISSING)
             if isinstance(value, list):
-                data[name] = _tuplify(value)
+                data[name] = tuplify(value)
             elif isinstance(default, bool) and not isinstance(value, bool):
                 raise OptionsError(f"option {name} must be true or false, not {value!r}")
             elif isinstance(default, int) and not isinstance(default, bool) and (
@@ -172,13 +175,12 @@ class Game(ABC, Generic[OptionsT]):
     OPTIONS: ClassVar[type[GameOptions]]
 
     def __init__(self, options: OptionsT | Mapping[str, Any] | None = None, seed: int = 0) -> None:
-        if options is None:
-            options = self.OPTIONS()  # type: ignore[assignment]
-        elif isinstance(options, Mapping):
+        if options is None or isinstance(options, Mapping):
             options = self.OPTIONS.from_dict(options)  # type: ignore[assignment]
-        elif not isinstance(options, self.OPTIONS):
+        elif isinstance(options, self.OPTIONS):
+            options.validate()
+        else:
             raise OptionsError(f"{self.NAME} takes {self.OPTIONS.__qualname__}, not {type(options).__name__}")
-        options.validate()  # type: ignore[union-attr]
         if not isinstance(seed, int) or isinstance(seed, bool):
             raise OptionsError(f"the seed must be a whole number, not {seed!r}")
         self.options: OptionsT = options  # type: ignore[assignment]
@@ -436,25 +438,23 @@ def play_out(game: Game[Any], bots: Mapping[Player, Bot] | Bot, max_actions: int
 
 
 # --------------------------------------------------------------------------------------------
-# Helpers
+# JSON conversion
 # --------------------------------------------------------------------------------------------
 
 
-def _jsonable(value: Any) -> Any:
+def jsonable(value: Any) -> Any:
     """Tuples to lists, mappings to dicts with string keys, recursively."""
     if isinstance(value, Mapping):
-        return {str(k): _jsonable(v) for k, v in value.items()}
+        return {str(k): jsonable(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
-        return [_jsonable(v) for v in value]
+        return [jsonable(v) for v in value]
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return _jsonable(dataclasses.asdict(value))
+        return jsonable(dataclasses.asdict(value))
     return value
 
 
-def _tuplify(value: Any) -> Any:
+def tuplify(value: Any) -> Any:
+    """Lists to tuples, recursively: JSON data back to the frozen values actions and options hold."""
     if isinstance(value, list):
-        return tuple(_tuplify(v) for v in value)
+        return tuple(tuplify(v) for v in value)
     return value
-
-
-jsonable = _jsonable

@@ -41,7 +41,14 @@ class RefereeConfig:
     @classmethod
     def from_toml(cls, path: Path, table: str = "referee") -> RefereeConfig:
         """The ``[table]`` of a TOML file; ``RefereeError`` naming an unknown key or a bad value."""
-        data = tomllib.loads(path.read_text(encoding="utf-8")).get(table, {})
+        try:
+            data = tomllib.loads(path.read_text(encoding="utf-8")).get(table, {})
+        except OSError as exc:
+            raise RefereeError(f"cannot read the referee settings {path}: {exc.strerror or exc}") from None
+        except tomllib.TOMLDecodeError as exc:
+            raise RefereeError(f"{path} is not valid TOML ({exc}); fix the line it names") from None
+        if not isinstance(data, dict):
+            raise RefereeError(f"{path}: [{table}] must be a table of settings, not {data!r}")
         return cls.from_mapping(data, source=f"{path} [{table}]")
 
     @classmethod
@@ -52,7 +59,11 @@ class RefereeConfig:
             raise RefereeError(f"{source}: unknown key(s) {', '.join(unknown)}; known: {', '.join(sorted(fields))}")
         values = dict(data)
         if "area_origin_mm" in values:
-            values["area_origin_mm"] = tuple(float(v) for v in values["area_origin_mm"])
+            origin = values["area_origin_mm"]
+            if not isinstance(origin, (list, tuple)) or len(origin) != 2 or any(
+                    isinstance(v, bool) or not isinstance(v, (int, float)) for v in origin):
+                raise RefereeError(f"{source}: area_origin_mm must be two numbers [x, y] in millimetres, not {origin!r}")
+            values["area_origin_mm"] = tuple(float(v) for v in origin)
         for name, value in values.items():
             if name != "area_origin_mm" and (isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0):
                 raise RefereeError(f"{source}: {name} must be a non-negative number, not {value!r}")

@@ -26,7 +26,8 @@ import dataclasses
 import itertools
 import math
 import unicodedata
-from typing import Any, Callable
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from controller.engines.core import CHANCE, Event, RuleError
 from controller.engines.puxes import PuxesGame
@@ -34,7 +35,8 @@ from controller.engines.puxes.actions import (
     ChooseFace, Move, Outcome, Place, PushBack, Roll, Wake,
 )
 from controller.referee.common import Call, Question, RefereeConfig, RefereeError
-from controller.vision.snapshot import DieObservation, TableSnapshot
+from controller.engines.puxes.game import Temple
+from controller.vision.snapshot import DieObservation, Stack, TableSnapshot
 
 #: The rulebook's words each kind of call rests on (puxes.fr.md).
 RULES: dict[str, str] = {
@@ -84,6 +86,12 @@ def face_slug(name: str) -> str:
 #: Which event decides a call's headline, most important first.
 PRIORITY = ("game-over", "eliminated", "dixe", "own-temple", "temple-rebuilt", "push-failed", "sacred", "lost", "asleep",
             "immune", "fortress", "shot", "turn-lost", "roll-again", "moved", "roll", "placed")
+
+
+def headline(events: Sequence[Event]) -> str | None:
+    """The kind of the most important of ``events`` by :data:`PRIORITY`, or ``None``."""
+    kinds = {e.kind for e in events}
+    return next((k for k in PRIORITY if k in kinds), None)
 
 
 @dataclasses.dataclass
@@ -234,7 +242,7 @@ class PuxesReferee:
         self._draft = None
         self.questions.clear()
         note = f" ({dropped} later action(s) no longer apply and were dropped)" if dropped else ""
-        call = self._make_call(decision if decision else "overruled", events, actions, 1.0,
+        call = self._make_call(decision, events, actions, 1.0,
                                prefix=f"overruled call {call_id}{note}: ", overrules=call_id,
                                alternatives=tuple(k for k in record.flips if k != decision))
         flips = {k: v for k, v in record.flips.items() if k != decision}
@@ -282,13 +290,10 @@ class PuxesReferee:
         return (obs.x_mm - ox, obs.y_mm - oy)
 
     def _bind_temples(self, snap: TableSnapshot) -> list[Call | Question]:
-        die = self.game.options.die_mm
         for temple in self.game.temples:
             if temple.status != "standing" or temple.dice[0] in self.binding.values():
                 continue
-            ox, oy = self.config.area_origin_mm
-            near = [s for s in snap.stacks if not s.toppled and
-                    math.hypot(s.x_mm - ox - temple.x, s.y_mm - oy - temple.y) <= die]
+            near = [s for s in snap.stacks if not s.toppled and self._stands_on(s, temple)]
             if not near:
                 return [self._make_call("temple-misplaced", [], [], 1.0, prefix=(
                     f"temple {temple.index} of player {temple.owner} must stand at ({temple.x:.0f}, {temple.y:.0f}) mm: "
@@ -348,8 +353,7 @@ class PuxesReferee:
         return any(self.game.table.public_corners(t, x, y, obs.angle_deg) >= 2 for t in step["temples"])
 
     def _face(self, step: dict[str, Any], snap: TableSnapshot) -> list[Call | Question]:
-        cam = self.camera_id(step["oracle"])
-        obs = self._find(snap, cam) if cam is not None else None
+        obs = self._find(snap, self.camera_id(step["oracle"]))
         if obs is None or self._label(obs) is None:
             return []
         oracle = step["oracle"]
@@ -422,9 +426,9 @@ class PuxesReferee:
                                    {"yes: roll again": ON_EDGE, "no: read it again": "reread",
                                     **{c: c for c in self._face_choices(h)}}, "its top face cannot be read"))
         for h in heroes:
-            choices = self._face_choices(h)
             if h in unreadable:
                 continue
+            choices = self._face_choices(h)
             if observed[h].face.confidence < self.config.min_confidence:
                 asked.append(self._ask(draft, f"face:{h}", f"Which face does hero die {self.camera_id(h)} show?",
                                        {c: c for c in choices}, f"the reading {observed[h].face.label} has confidence "
@@ -436,13 +440,8 @@ class PuxesReferee:
         return asked or [self._commit(draft, confidence)]
 
     def _face_choices(self, die_id: int) -> tuple[str, ...]:
-        """Every face a die may show: its known faces, then any symbol where a face is not known."""
-        coll = self.game.collection
-        name = self.game.dice[die_id].name
-        known = coll.known_faces(name)
-        if "?" in coll.dice[name]:
-            return known + tuple(s for s in coll.symbols if s not in known)
-        return known
+        """Every face engine die ``die_id`` may show (see :meth:`Collection.possible_faces`)."""
+        return self.game.collection.possible_faces(self.game.dice[die_id].name)
 
     def _match_faces(self, heroes: list[int], pool: list[DieObservation]) -> dict[int, DieObservation] | None:
         coll = self.game.collection
@@ -494,8 +493,7 @@ class PuxesReferee:
         game = self.game
         legal = [a for a in game.legal_actions(player) if isinstance(a, Wake)]
         for action in legal:
-            cam = self.camera_id(action.oracle)
-            obs = self._find(snap, cam) if cam is not None else None
+            obs = self._find(snap, self.camera_id(action.oracle))
             gardens = {"temples": [t.index for t in game.temples if t.owner == player and t.status == "standing"]}
             if obs is not None and obs.on_mat and self._in_garden(gardens, obs):
                 return [self.player_action(player, action)]
@@ -519,7 +517,8 @@ class PuxesReferee:
         """Work out an :class:`Outcome` from the snapshot, asking where a fact is too close to call."""
         game = self.game
         cfg = self.config
-        if not prefix and not self._displaced_oracles(snap) and not any(s.toppled for s in snap.stacks):
+        displaced = self._displaced_oracles(snap)
+        if not prefix and not displaced and not any(s.toppled for s in snap.stacks):
             spitter = self.camera_id(step["die"]) if step["what"] == "spit" else None
             if spitter is None or spitter not in snap.moved or snap.timestamp <= self._consumed_at:
                 return []
@@ -528,13 +527,11 @@ class PuxesReferee:
         questions: list[tuple[str, str, dict[str, Any], str]] = []
         flips: dict[str, tuple[str, Any]] = {}
         rests: dict[int, tuple[float, float, float, str | None]] = {}
-        displaced = self._displaced_oracles(snap)
         if played is not None and played not in displaced:
             displaced.append(played)
         confidence = 1.0
         for o in displaced:
-            cam = self.camera_id(o)
-            obs = self._find(snap, cam) if cam is not None else None
+            obs = self._find(snap, self.camera_id(o))
             die = game.dice[o]
             if obs is None or not obs.on_mat:
                 facts[f"left:{o}"] = True
@@ -611,12 +608,13 @@ class PuxesReferee:
         facts["dislodged"] = []
         for oracle, hero in game.seduced.items():
             cam = self.camera_id(hero)
-            obs = self._find(snap, cam) if cam is not None else None
             if cam is None:
                 continue
+            obs = self._find(snap, cam)
             host = rests.get(oracle)
             hx, hy = (host[0], host[1]) if host else (game.dice[oracle].x, game.dice[oracle].y)
-            if obs is None or obs.level != 2 or hx is None or math.hypot(self._area(obs)[0] - hx, self._area(obs)[1] - hy) > game.options.die_mm / 2:
+            if obs is None or obs.level != 2 or hx is None or \
+                    math.hypot(self._area(obs)[0] - hx, self._area(obs)[1] - hy) > game.options.die_mm / 2:
                 facts["dislodged"].append(oracle)
 
         def build(f: dict[str, Any]) -> list[tuple[int, Any]]:
@@ -641,16 +639,17 @@ class PuxesReferee:
             return list(self.questions.values())
         return [self._commit(draft, confidence)]
 
-    def _temple_of(self, stack: Any) -> int | None:
+    def _temple_of(self, stack: Stack) -> int | None:
         for cam in stack.dice:
             eng = self.binding.get(cam)
             if eng is not None and self.game.dice[eng].role == "temple":
                 return next(t.index for t in self.game.temples if eng in t.dice)
+        return next((t.index for t in self.game.temples if self._stands_on(stack, t)), None)
+
+    def _stands_on(self, stack: Stack, temple: Temple) -> bool:
+        """Whether a stack seen by the camera stands within a die of where ``temple`` is built."""
         ox, oy = self.config.area_origin_mm
-        for t in self.game.temples:
-            if math.hypot(stack.x_mm - ox - t.x, stack.y_mm - oy - t.y) <= self.game.options.die_mm:
-                return t.index
-        return None
+        return math.hypot(stack.x_mm - ox - temple.x, stack.y_mm - oy - temple.y) <= self.game.options.die_mm
 
     # ---- calls and questions -----------------------------------------------------------------
 
@@ -719,16 +718,16 @@ class PuxesReferee:
     def _make_call(self, decision: str | None, events: list[Event], actions: list[tuple[int, Any]], confidence: float,
                    prefix: str = "", overrules: int | None = None, alternatives: tuple[str, ...] = (),
                    suffix: str = "") -> Call:
-        kinds = [e.kind for e in events]
-        headline = next((k for k in PRIORITY if k in kinds), kinds[0] if kinds else "noted")
-        decision = decision or headline
-        quote = RULES.get(decision) or RULES.get(headline, "")
+        main = headline(events) or (events[0].kind if events else "noted")
+        decision = decision or main
+        quote = RULES.get(decision) or RULES.get(main, "")
         text = " ".join(e.text[0].upper() + e.text[1:] + "." for e in events if e.kind not in ("flick",))
         reason = " ".join(part for part in (prefix.strip(), text, suffix) if part)
         if quote:
             reason += f" Rule: {quote}"
-        if self.may_move() and not self.game.is_over():
-            reason += f" Player {self.game.queue[0]['player']} may move oracle(s) {', '.join(map(str, self.may_move()))}."
+        movable = self.may_move()
+        if movable and not self.game.is_over():
+            reason += f" Player {self.game.queue[0]['player']} may move oracle(s) {', '.join(map(str, movable))}."
         call = Call(next(self._ids), decision, reason, confidence, tuple(actions), tuple(events), alternatives, overrules)
         self.calls.append(call)
         return call

@@ -32,7 +32,7 @@ from controller.engines.puxes.actions import Outcome
 from controller.referee.common import Call, Question, RefereeConfig
 from controller.referee.demo.camera import TableCamera
 from controller.referee.demo.table import Body, ScriptedTable, Transition
-from controller.referee.puxes import PRIORITY, PuxesReferee, face_slug
+from controller.referee.puxes import PuxesReferee, face_slug, headline
 from controller.vision.snapshot import TableSnapshot
 
 #: How far (mm) the referee's idea of an oracle's place may be from the truth.
@@ -160,12 +160,6 @@ def differences(referee: PuxesGame, truth: PuxesGame, tolerance_mm: float = POSI
     if referee.waiting_for() != truth.waiting_for():
         out.append(f"waiting for {referee.waiting_for()} (truth: {truth.waiting_for()})")
     return out
-
-
-def headline(events: list[Any]) -> str | None:
-    """The decision a referee would announce for these true events (the referee's own priority)."""
-    kinds = [e.kind for e in events]
-    return next((k for k in PRIORITY if k in kinds), None)
 
 
 # ---- the players answering ------------------------------------------------------------------------

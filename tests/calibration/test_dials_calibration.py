@@ -125,6 +125,17 @@ def test_quitting_stops_without_storing(_state_dir):
     assert not default_profile_path().exists()
 
 
+def test_a_profile_that_cannot_be_written_is_reported_clearly(tmp_path):
+    source = SimSource(noise_u16=0)
+    player = sim_player(source, full_plan(["symbol"]))
+    profile = tmp_path / "dials.json"
+    (tmp_path / "dials.json.tmp").mkdir()            # where the profile is written before it is renamed
+    args = argparse.Namespace(build="direct", controller="1", port=None, wheel=["symbol"], samples=4, profile=profile)
+    with pytest.raises(CalibrationError, match=r"cannot write the dial profile .*dials\.json\.tmp.*nothing was stored"):
+        run_calibration(args, ask=player, say=lambda s: None, sleep=source.sleep, source=source)
+    assert not profile.exists()
+
+
 def _direct_args(**kw):
     base = dict(build="direct", controller="2", port=None, wheel=None, samples=6, profile=None)
     base.update(kw)

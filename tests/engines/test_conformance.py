@@ -179,3 +179,6 @@ def test_damaged_and_foreign_saves_are_refused(name: str) -> None:
     data["options"] = {"no_such_option": 1}
     with pytest.raises(SaveFileError, match="unknown option"):
         load_game(data)
+    data["options"] = "players=2"
+    with pytest.raises(SaveFileError, match="must be a mapping of option names to values"):
+        load_game(data)

@@ -394,6 +394,16 @@ def test_referee_settings_come_from_toml(tmp_path) -> None:
     path.write_text("[referee]\nline_margin = 5\n", encoding="utf-8")
     with pytest.raises(RefereeError, match="unknown key"):
         RefereeConfig.from_toml(path)
+    path.write_text("[referee]\narea_origin_mm = \"20, 0\"\n", encoding="utf-8")
+    with pytest.raises(RefereeError, match="area_origin_mm must be two numbers"):
+        RefereeConfig.from_toml(path)
+    path.write_text("[referee]\narea_origin_mm = [20, 5]\n", encoding="utf-8")
+    assert RefereeConfig.from_toml(path).area_origin_mm == (20.0, 5.0)
+    path.write_text("[referee\nmin_confidence = 0.9\n", encoding="utf-8")
+    with pytest.raises(RefereeError, match="is not valid TOML"):
+        RefereeConfig.from_toml(path)
+    with pytest.raises(RefereeError, match="cannot read the referee settings"):
+        RefereeConfig.from_toml(tmp_path / "absent.toml")
 
 
 def test_calls_and_questions_serialise_for_the_dashboard() -> None:

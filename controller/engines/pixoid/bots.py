@@ -15,10 +15,13 @@ Ties are broken by the bot's seeded generator, so a seed gives the same game eve
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
 
 from controller.engines.core import Bot, IllegalActionError
 from controller.engines.pixoid.actions import DIRECTION_INDEX, Place, Program
+
+A = TypeVar("A")
 
 
 class PixoidBot(Bot):
@@ -37,22 +40,25 @@ class PixoidBot(Bot):
             return self._flee(game, mine)
         return self._chase(game, mine)
 
+    def _best(self, actions: Sequence[A], score: Callable[[A], float], noise: float = 1.0) -> A:
+        """The action with the highest score plus up to ``noise`` of seeded randomness (the first
+        of equals)."""
+        return max(actions, key=lambda action: score(action) + noise * self.rng.random())
+
     def _place(self, game: Any, actions: list[Place]) -> Place:
         board = game.board
         dist = board.distances
         free = [board.index(a.pix) for a in actions]
         pixoid_at = game.pos[game.pixoid_piece]
-        best, best_score = actions[0], float("-inf")
-        for action, index in zip(actions, free):
+
+        def score(action: Place) -> float:
+            index = board.index(action.pix)
             if pixoid_at < 0:
                 others = [dist[index][j] for j in free if j != index] or [0]
-                score = min(others) * 10 + sum(others)
-            else:
-                score = -dist[index][pixoid_at]
-            score += self.rng.random()
-            if score > best_score:
-                best, best_score = action, score
-        return best
+                return min(others) * 10 + sum(others)
+            return -dist[index][pixoid_at]
+
+        return self._best(actions, score)
 
     def _flee(self, game: Any, actions: list[Program]) -> Program:
         board = game.board
@@ -67,24 +73,21 @@ class PixoidBot(Bot):
                     threat[index] = threat.get(index, 0) + 1
         bonus = set(game.bonus_cubes)
         start = game.pos[game.pixoid_piece]
-        best, best_score = actions[0], float("-inf")
-        for action in actions:
+
+        def score(action: Program) -> float:
             path = slides[start][DIRECTION_INDEX[action.direction]][: action.distance]
             if bug_set.intersection(path):
-                score = -1e6
-            else:
-                end = path[-1]
-                score = (
-                    -1000.0 * threat.get(end, 0)
-                    + 300.0 * len(bonus.intersection(path))
-                    + 10.0 * min(dist[b][end] for b in bugs)
-                    + 2.0 * sum(board.opens[end])
-                    - 3.0 * min((dist[end][c] for c in bonus), default=0)
-                )
-            score += self.rng.random()
-            if score > best_score:
-                best, best_score = action, score
-        return best
+                return -1e6
+            end = path[-1]
+            return (
+                -1000.0 * threat.get(end, 0)
+                + 300.0 * len(bonus.intersection(path))
+                + 10.0 * min(dist[b][end] for b in bugs)
+                + 2.0 * sum(board.opens[end])
+                - 3.0 * min((dist[end][c] for c in bonus), default=0)
+            )
+
+        return self._best(actions, score)
 
     def _chase(self, game: Any, actions: list[Program]) -> Program:
         board = game.board
@@ -96,20 +99,18 @@ class PixoidBot(Bot):
         safe = (reach - threatened) or reach or {target}
         start = game.pos[actions[0].piece]
         partners = [game.pos[p] for p in game.bug_pieces() if p != actions[0].piece]
-        best, best_score = actions[0], float("-inf")
-        for action in actions:
+
+        def score(action: Program) -> float:
             path = slides[start][DIRECTION_INDEX[action.direction]][: action.distance]
             end = path[-1]
             crowding = sum(1 for other in partners if dist[end][other] <= 2)
             cover_next = sum(1 for d in range(4) for index in slides[end][d] if index in safe)
-            score = (
+            return (
                 50.0 * len(safe.intersection(path))
                 + 15.0 * len(reach.intersection(path))
                 + 8.0 * cover_next
                 - 5.0 * sum(dist[end][c] for c in safe) / len(safe)
                 - 12.0 * crowding
-                + self.rng.random() * 4
             )
-            if score > best_score:
-                best, best_score = action, score
-        return best
+
+        return self._best(actions, score, noise=4.0)

@@ -219,6 +219,10 @@ class PixoidGame(Game[PixoidOptions]):
         """Neutral cubes Pixoid has taken from the reserve this round."""
         return RESERVE_CUBES - self.reserve
 
+    def _short_game_won(self) -> bool:
+        """Short game: Pixoid has gathered its twelve cubes (reserve and bonus together)."""
+        return self.short_game and self.reserve_taken + self.bonus_taken >= SHORT_GAME_TARGET
+
     # ---- turn structure ----
 
     def current_players(self) -> tuple[int, ...]:
@@ -368,7 +372,7 @@ class PixoidGame(Game[PixoidOptions]):
                         {"piece": pixoid, "pix": coords[index], "bonus_taken": self.bonus_taken},
                     )
                 )
-                if self.short_game and self.reserve_taken + self.bonus_taken >= SHORT_GAME_TARGET:
+                if self._short_game_won():
                     short_win = True
                     break
         end = walked[-1] if walked else start
@@ -420,7 +424,7 @@ class PixoidGame(Game[PixoidOptions]):
                 },
             )
         )
-        if self.short_game and self.reserve_taken + self.bonus_taken >= SHORT_GAME_TARGET:
+        if self._short_game_won():
             return events + self._end_round("twelve-cubes")
         if self.reserve == 0:
             return events + self._end_round("reserve-empty")
@@ -431,7 +435,7 @@ class PixoidGame(Game[PixoidOptions]):
     def _moved_event(self, piece: int, seat: int, start: int, walked: list[int] | tuple[int, ...], distance: int, stopped: bool) -> Event:
         coords, labels = self._tables.coords, self._tables.labels
         end = walked[-1] if walked else start
-        role = "Pixoid" if piece == self.pixoid_seat else "Bug"
+        role = self.role(piece)
         text = f"{role} {piece} moves {labels[start]} -> {labels[end]}"
         if stopped:
             text += " (stopped by a wall)"
@@ -677,11 +681,18 @@ class PixoidGame(Game[PixoidOptions]):
             "winner": self.short_winner,
         }
 
+    def _programs_json(self, seat: int | None = None) -> dict[str, Any]:
+        """The programs submitted this turn, by piece; only those of the pieces ``seat`` controls
+        unless ``seat`` is ``None``."""
+        return {
+            str(p): {"direction": ORTHOGONAL[d], "distance": n}
+            for p, (d, n) in sorted(self.programs.items())
+            if seat is None or self.controller_owner(p) == seat
+        }
+
     def state_dict(self) -> dict[str, Any]:
         state = self._public()
-        state["programs"] = {
-            str(p): {"direction": ORTHOGONAL[d], "distance": n} for p, (d, n) in sorted(self.programs.items())
-        }
+        state["programs"] = self._programs_json()
         return state
 
     def view(self, player: int | None) -> dict[str, Any]:
@@ -694,11 +705,7 @@ class PixoidGame(Game[PixoidOptions]):
         else:
             state["seats"] = {}
         if player is not None and 0 <= player < self.players:
-            state["my_programs"] = {
-                str(p): {"direction": ORTHOGONAL[d], "distance": n}
-                for p, (d, n) in sorted(self.programs.items())
-                if self.controller_owner(p) == player
-            }
+            state["my_programs"] = self._programs_json(player)
         return state
 
     def render(self) -> str:

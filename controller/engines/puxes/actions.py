@@ -11,6 +11,8 @@ from __future__ import annotations
 import dataclasses
 from typing import Any, Union
 
+from controller.engines.core import jsonable, tuplify
+
 
 @dataclasses.dataclass(frozen=True)
 class Place:
@@ -157,7 +159,7 @@ def encode(action: Any) -> dict[str, Any]:
         raise ValueError(f"not a PuXes action: {action!r}")
     data: dict[str, Any] = {"type": name}
     for field in dataclasses.fields(action):
-        data[field.name] = _listify(getattr(action, field.name))
+        data[field.name] = jsonable(getattr(action, field.name))
     return data
 
 
@@ -172,20 +174,9 @@ def decode(data: Any) -> Any:
     extra = set(data) - fields - {"type"}
     if extra:
         raise ValueError(f"unknown field(s) {', '.join(sorted(extra))} for a {data['type']} action")
-    values = {k: _tuplify(v) for k, v in data.items() if k != "type"}
+    values = {k: tuplify(v) for k, v in data.items() if k != "type"}
     try:
         return cls(**values)
     except TypeError as exc:
         raise ValueError(f"bad {data['type']} action: {exc}") from None
 
-
-def _listify(value: Any) -> Any:
-    if isinstance(value, tuple):
-        return [_listify(v) for v in value]
-    return value
-
-
-def _tuplify(value: Any) -> Any:
-    if isinstance(value, list):
-        return tuple(_tuplify(v) for v in value)
-    return value

@@ -10,7 +10,7 @@ import dataclasses
 import tomllib
 from functools import lru_cache
 from importlib import resources
-from typing import Mapping
+from typing import Any, Mapping
 
 UNKNOWN_FACE = "?"
 
@@ -63,6 +63,14 @@ class Collection:
         extra = tuple(s for s in self.symbols if s not in known)[:unknown]
         return known + extra
 
+    def possible_faces(self, die: str) -> tuple[str, ...]:
+        """Every face ``die`` may show: its known faces, then, if any face is not known, every
+        symbol it is not known to carry (the choices offered when people confirm a reading)."""
+        known = self.known_faces(die)
+        if UNKNOWN_FACE in self.dice[die]:
+            return known + tuple(s for s in self.symbols if s not in known)
+        return known
+
     def face_allowed(self, die: str, face: str) -> bool:
         """Whether ``face`` can be showing on ``die``: one of its faces, or any symbol where a face
         of the die is not known."""
@@ -86,6 +94,14 @@ class Collection:
 def parse_collection(text: str) -> Collection:
     """A collection from TOML text; ``ValueError`` naming what is wrong."""
     data = tomllib.loads(text)
+    try:
+        return _collection(data)
+    except KeyError as exc:
+        raise ValueError(f"the collection lacks {exc.args[0]!r}: it needs [symbols] names, [powers.*] with title and "
+                         "kind, [characters], [dice], and decks listing temple, oracles and heroes") from None
+
+
+def _collection(data: Mapping[str, Any]) -> Collection:
     symbols = tuple(data["symbols"]["names"])
     powers = {
         name: Power(name, str(p["title"]), str(p["kind"])) for name, p in data["powers"].items()

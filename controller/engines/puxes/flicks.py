@@ -8,11 +8,11 @@ Mixed into :class:`~controller.engines.puxes.game.PuxesGame`.
 
 from __future__ import annotations
 
-import math
 from typing import TYPE_CHECKING, Any
 
 from controller.engines.core import Event, IllegalActionError
 from controller.engines.puxes.actions import Outcome
+from controller.engines.puxes.geometry import is_mm
 from controller.engines.puxes.outcomes import representative_outcomes
 
 if TYPE_CHECKING:
@@ -37,7 +37,7 @@ class FlickRules:
             if die not in in_play:
                 fail(f"die {die} is not an oracle in play")
             for value in (x, y, angle):
-                if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+                if not is_mm(value):
                     fail(f"positions are numbers of millimetres, not {value!r}")
             if face is not None and (not isinstance(face, str) or not self.collection.face_allowed(self.dice[die].name, face)):
                 fail(f"{face!r} is not a face of die {die} ({self.dice[die].name})")

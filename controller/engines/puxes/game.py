@@ -25,7 +25,6 @@ representative outcomes bots and random playouts use), and this module (set-up, 
 from __future__ import annotations
 
 import dataclasses
-import math
 from typing import Any, ClassVar
 
 from controller.engines import register
@@ -35,7 +34,7 @@ from controller.engines.puxes.actions import (
     Carry, ChooseFace, EndTurn, Move, Outcome, Place, PushBack, Reroll, Roll, Spit, UsePower, Wake, decode, encode,
 )
 from controller.engines.puxes.collection import Collection, default_collection
-from controller.engines.puxes.geometry import Table, default_temples, distance, sacred_radius
+from controller.engines.puxes.geometry import Table, default_temples, distance, is_mm, sacred_radius
 from controller.engines.puxes.flicks import FlickRules
 
 NAME = "puxes"
@@ -315,7 +314,7 @@ class PuxesGame(FlickRules, Game[PuxesOptions]):
         """The checks of :meth:`Game.check`, except that the table's reports (:class:`Roll`,
         :class:`Outcome`) and placements (:class:`Place`) are validated field by field rather
         than looked up in the representative lists :meth:`legal_actions` gives."""
-        if isinstance(action, (Roll, Outcome, Place)) and not self.over and player in self.current_players():
+        if not self.over and player in self.current_players():
             step = self.queue[0]
             if isinstance(action, Roll) and step["kind"] == "roll":
                 return self._validate_roll(step, action)
@@ -323,9 +322,8 @@ class PuxesGame(FlickRules, Game[PuxesOptions]):
                 return self._validate_outcome(step, action)
             if isinstance(action, Place) and step["kind"] == "place":
                 return self._validate_place(step, action)
-        if isinstance(action, ChooseFace) and not self.over and player in self.current_players() \
-                and self.queue[0]["kind"] == "face":
-            return self._validate_face(self.queue[0], action)
+            if isinstance(action, ChooseFace) and step["kind"] == "face":
+                return self._validate_face(step, action)
         super().check(player, action)
 
     def explain_illegal(self, player: int, action: Any) -> RuleError:
@@ -438,9 +436,10 @@ class PuxesGame(FlickRules, Game[PuxesOptions]):
                 options = self._main_options(step["player"])
                 if options == [EndTurn()]:
                     t = self.turn
-                    reason = "has nothing left to do" if (t["moves"] or t["woke"] or t["ended"]) else \
-                        "has no oracle whose symbol is on a hero: no move"
-                    self._end_turn(events, reason, kind="no-move" if reason.endswith("no move") else "turn-end")
+                    if t["moves"] or t["woke"] or t["ended"]:
+                        self._end_turn(events, "has nothing left to do")
+                    else:
+                        self._end_turn(events, "has no oracle whose symbol is on a hero: no move", kind="no-move")
                     continue
             return
 
@@ -490,7 +489,7 @@ class PuxesGame(FlickRules, Game[PuxesOptions]):
             raise IllegalActionError("placement", f"oracle {step['oracle']} is the one to place now, not {action.oracle}", self.render())
         for name in ("x", "y", "angle"):
             value = getattr(action, name)
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+            if not is_mm(value):
                 raise IllegalActionError("placement", f"{name} must be a number of millimetres, not {value!r}", self.render())
         die = self.dice[action.oracle]
         if step["face"]:
@@ -514,7 +513,7 @@ class PuxesGame(FlickRules, Game[PuxesOptions]):
             raise IllegalActionError("immunity-face", "give both x and y, or neither", self.render())
         if action.x is not None:
             for value in (action.x, action.y):
-                if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+                if not is_mm(value):
                     raise IllegalActionError("immunity-face", f"positions are numbers of millimetres, not {value!r}", self.render())
             if not self.table.inside(action.x, action.y):
                 raise IllegalActionError("immunity-face", f"({action.x}, {action.y}) is outside the play area: the oracle is "
@@ -965,8 +964,9 @@ class PuxesGame(FlickRules, Game[PuxesOptions]):
         what it may do now."""
         data = self.state_dict()
         data["waiting_for"] = self.waiting_for()
-        if player is not None and self.may_move(player):
-            data["may_move"] = self.may_move(player)
+        movable = self.may_move(player) if player is not None else []
+        if movable:
+            data["may_move"] = movable
         return data
 
     def render(self) -> str:

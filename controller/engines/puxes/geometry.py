@@ -88,6 +88,11 @@ def corners(x: float, y: float, angle: float, die: float) -> list[tuple[float, f
     return [(x + dx * c - dy * s, y + dx * s + dy * c) for dx, dy in ((-half, -half), (half, -half), (half, half), (-half, half))]
 
 
+def is_mm(value: object) -> bool:
+    """Whether a reported coordinate or angle is a finite number (``True``/``False`` are not)."""
+    return not isinstance(value, bool) and isinstance(value, (int, float)) and math.isfinite(value)
+
+
 def distance(a: tuple[float, float], b: tuple[float, float]) -> float:
     return math.hypot(a[0] - b[0], a[1] - b[1])
 

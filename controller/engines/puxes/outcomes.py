@@ -9,6 +9,7 @@ invalid DiXé, and one's own temple toppled.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from controller.engines.puxes.actions import Outcome
@@ -21,12 +22,16 @@ def _r(v: float) -> float:
     return round(v, 1)
 
 
-def _sacred(game: PuxesGame, rests: dict[int, tuple[float, float]], skip: int | None = None) -> tuple[tuple[int, int], ...]:
+def sacred_intrusions(game: PuxesGame, rests: Mapping[int, Sequence[float]],
+                      skip: int | None = None) -> tuple[tuple[int, int], ...]:
+    """(oracle, temple) for each oracle resting at (x, y) or (x, y, angle) in the sacred garden of
+    a standing opposing temple other than ``skip``: the ``sacred`` field of an :class:`Outcome`."""
     pairs = []
-    for die_id, (x, y) in sorted(rests.items()):
+    for die_id, (x, y, *angle) in sorted(rests.items()):
         die = game.dice[die_id]
         for t in game.temples:
-            if t.status == "standing" and t.index != skip and game.opposed(die.owner, t.owner) and game.table.in_sacred(t.index, x, y):
+            if t.status == "standing" and t.index != skip and game.opposed(die.owner, t.owner) and \
+                    game.table.in_sacred(t.index, x, y, *angle):
                 pairs.append((die_id, t.index))
     return tuple(pairs)
 
@@ -53,7 +58,7 @@ def _outcome(game: PuxesGame, rests: dict[int, tuple[float, float]], faces: dict
              **kw: Any) -> Outcome:
     faces = faces or {}
     moved = tuple((d, x, y, 0.0, faces.get(d)) for d, (x, y) in sorted(rests.items()))
-    kw.setdefault("sacred", _sacred(game, rests, kw.get("toppled")))
+    kw.setdefault("sacred", sacred_intrusions(game, rests, kw.get("toppled")))
     kw.setdefault("fortress", _fortress(game, rests))
     return Outcome(moved=moved, **kw)
 

@@ -28,10 +28,12 @@ PLAIN = {"coup_de_langue", "furtif", "transport", "quarante_neuf_trois", "vampir
 
 def protection_holder(game: PuxesGame) -> int | None:
     """The hero die whose Protection is in force: the Oni face that appeared first."""
+    if not game.options.powers_enabled:
+        return None
     best: tuple[int, int] | None = None
     for die in game.visible_heroes():
         power = game.collection.power_of(die.face)
-        if power is not None and power.name == "protection" and game.options.powers_enabled:
+        if power is not None and power.name == "protection":
             key = (die.appeared, die.id)
             if best is None or key < best:
                 best = key

@@ -104,7 +104,6 @@ class TableCamera:
         once, with fresh sensor noise on every frame)."""
         moving = [d for d in after if d not in before or before[d] != after[d]] + [d for d in before if d not in after]
         if reach_over is not None and not moving:
-            after = dict(after)
             anchor_body = Body(-1, reach_over[0], reach_over[1], 0.0, "pi")
             before = {**before, -1: anchor_body}
             moving = [-1]

@@ -39,6 +39,7 @@ from typing import Any
 from controller.engines.core import CHANCE, Event, RuleError
 from controller.engines.puxes import PuxesGame
 from controller.engines.puxes.actions import ChooseFace, EndTurn, Move, Outcome, Place, PushBack, Roll, Wake
+from controller.engines.puxes.outcomes import sacred_intrusions
 from controller.vision.tracking import DiceTracker
 
 #: How far beyond the area's edge a die that left it comes to rest (still in the camera's view).
@@ -174,16 +175,6 @@ class ScriptedTable:
 
     def _snapshot(self) -> dict[int, Body]:
         return copy.deepcopy(self.bodies)
-
-    def _sacred(self, moved: dict[int, Body], skip: int | None = None) -> tuple[tuple[int, int], ...]:
-        pairs = []
-        for d, b in sorted(moved.items()):
-            owner = self.game.dice[d].owner
-            for t in self.game.temples:
-                if t.status == "standing" and t.index != skip and self.game.opposed(owner, t.owner) and \
-                        self.table.in_sacred(t.index, b.x, b.y, b.angle):
-                    pairs.append((d, t.index))
-        return tuple(pairs)
 
     # ---- the game ---------------------------------------------------------------------------
 
@@ -527,10 +518,11 @@ class ScriptedTable:
                 for b in after.values():
                     if math.hypot(b.x - sx, b.y - sy) - self.die <= 2.0:
                         touches = True
+        rests = {d: (b.x, b.y, b.angle) for d, b in stays.items()}
         outcome = Outcome(
             moved=tuple((d, round(b.x, 1), round(b.y, 1), round(b.angle % 90, 1), b.face) for d, b in sorted(stays.items())),
             touched=tuple(sorted(touched)), left=tuple(sorted(left)),
-            sacred=self._sacred(stays) if toppled is None else (),
+            sacred=sacred_intrusions(self.game, rests) if toppled is None else (),
             toppled=toppled, toppled_touches=touches)
         return {"outcome": outcome, "bodies": bodies, "label": label, "toppled": toppled, "own": own, "played": played}
 

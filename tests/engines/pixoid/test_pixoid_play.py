@@ -26,12 +26,11 @@ def play_with_bots(game: PixoidGame, seed: int) -> list:
     bots = {seat: PixoidBot(seed * 10 + seat) for seat in range(game.num_players)}
     events = []
     while not game.is_over():
-        for seat in game.current_players():
-            action = bots[seat].choose(game, seat)
-            assert action in game.legal_actions(seat)
-            events.extend(game.apply(seat, action))
-            game.check_invariants()
-            break
+        seat = game.current_players()[0]
+        action = bots[seat].choose(game, seat)
+        assert action in game.legal_actions(seat)
+        events.extend(game.apply(seat, action))
+        game.check_invariants()
     return events
 
 

@@ -48,6 +48,10 @@ def test_collection_holds_the_known_powers_and_starter_symbols() -> None:
     assert set(c.known_faces("Crâne Yorick")) == {"Crâne Yorick", "pi", "smiley", "bombe", "pirate"}
     assert len(c.powers) == 20 and {p.name for p in c.powers.values() if p.passive} == {"protection", "ambidextre", "immunite"}
     assert c.face_allowed("Oni", "sablier") and not c.face_allowed("Crâne Yorick", "Oni")
+    for die in ("Crâne Yorick", "Oni"):
+        choices = c.possible_faces(die)
+        assert choices[:len(c.known_faces(die))] == c.known_faces(die) and len(set(choices)) == len(choices)
+        assert set(choices) == {f for f in (*c.symbols, *c.characters) if c.face_allowed(die, f)}
 
 
 def test_collection_file_errors_name_the_problem() -> None:
@@ -56,6 +60,8 @@ def test_collection_file_errors_name_the_problem() -> None:
         parse_collection(text)
     with pytest.raises(ValueError, match="neither a symbol nor a character"):
         parse_collection(text.replace('["A","pi","pi"]', '["A","pi","pi","pi","pi","moon"]'))
+    with pytest.raises(ValueError, match="the collection lacks 'characters'"):
+        parse_collection(text.replace("[characters]", "[people]"))
 
 
 def test_options_are_checked() -> None:
