@@ -68,6 +68,11 @@ class ControllerBackend(ABC):
     def closed(self) -> bool:
         return self._closed
 
+    def known_controllers(self) -> set[str] | None:
+        """The ids this backend reads, or ``None`` where controllers announce themselves when they
+        are plugged in (USB boards), so that an id not seen yet may still come."""
+        return None
+
     def states(self) -> dict[str, ControllerState]:
         """The latest state of every controller seen so far, by id."""
         with self._lock:

@@ -138,6 +138,9 @@ class GpioBackend(ControllerBackend):
         reader = ControllerReader(self.profile.ladders(spec.id, self.design), self.design.timings)
         return _Wired(spec, adcs, button, led, reader, adc.shift)
 
+    def known_controllers(self) -> set[str]:
+        return {spec.id for spec in self.specs}
+
     def start(self) -> None:
         if self._closed:
             raise ControllerError("this backend is closed; open a new one")

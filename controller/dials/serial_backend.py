@@ -288,20 +288,19 @@ class SerialBackend(ControllerBackend):
             self._retry_at.pop(worker.port, None)
             self._failures.pop(worker.port, None)
         self.count(cid, "hellos")
-        wanted = self._led_wanted.get(cid, LedMode.OFF)
-        if wanted != LedMode.OFF and worker.link is not None:
-            worker.link.send(protocol.SET_LED, mode=LED_CODES[wanted])  # a replugged board starts dark
-        if info.profile == "corrupt":
-            self._warn(cid, "profile", f"controller {cid}: its stored calibration failed its check; it uses the "
-                       "nominal ladders until you run `bitbox calibrate dials --build usb` again")
+        self._board_started(worker, cid, info.profile == "corrupt")
 
     def _rebooted(self, worker: _PortWorker, msg: Any) -> None:
         cid = worker.controller_id
         self.count(cid, "reboots")
+        self._board_started(worker, cid, msg.profile == protocol.PROFILE_CORRUPT)
+
+    def _board_started(self, worker: _PortWorker, cid: str | None, corrupt_profile: bool) -> None:
+        """A board that (re)starts is dark: give it back its LED, and say if its calibration is damaged."""
         wanted = self._led_wanted.get(cid, LedMode.OFF) if cid else LedMode.OFF
         if wanted != LedMode.OFF and worker.link is not None:
             worker.link.send(protocol.SET_LED, mode=LED_CODES[wanted])
-        if msg.profile == protocol.PROFILE_CORRUPT:
+        if corrupt_profile:
             self._warn(cid, "profile", f"controller {cid}: its stored calibration failed its check; it uses the "
                        "nominal ladders until you run `bitbox calibrate dials --build usb` again")
 
@@ -354,7 +353,8 @@ class SerialBackend(ControllerBackend):
         if current is not None and current is not worker:
             return  # the controller is already back on another port: this old reader just ends
         self.count(cid, "disconnects")
-        old = self._states.get(cid, ControllerState(cid))
+        with self._lock:
+            old = self._states.get(cid, ControllerState(cid))
         self._publish(old.replace(connected=False, direction=None, number=None, symbol=None, button=False,
                                   timestamp=self.clock()), why)
 

@@ -218,6 +218,9 @@ class SimBackend(ControllerBackend):
         self._loop: PollLoop | None = None
         self._started = False
 
+    def known_controllers(self) -> set[str]:
+        return set(self.ids)
+
     # ---- life cycle -------------------------------------------------------------------------
 
     def start(self) -> None:
@@ -338,7 +341,9 @@ class SimBackend(ControllerBackend):
 
     def wheel_target(self, controller_id: str, wheel: str) -> int | None:
         """Where a wheel was last turned to (it may still be on its way)."""
-        return self._controller(controller_id).target(wheel)
+        sim = self._controller(controller_id)
+        with self._sim_lock:
+            return sim.target(wheel)
 
     def press(self, controller_id: str) -> None:
         sim = self._controller(controller_id)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
 import time
@@ -229,6 +230,14 @@ def _demo_puxes(args: argparse.Namespace, pace: float) -> int:
     return 0
 
 
+def _seat_names(args: argparse.Namespace, config: ServiceConfig, seats: int) -> list[str]:
+    """One name per seat: ``--name`` (else the config file's players), then "Player N" for the rest."""
+    names = list(args.name or [p.name for p in config.players])
+    if len(names) > seats:
+        raise CommandError(f"{len(names)} names are given for {seats} players")
+    return names + [f"Player {i + 1}" for i in range(len(names), seats)]
+
+
 def _puxes_options(config: ServiceConfig, args: argparse.Namespace) -> dict[str, Any]:
     options = dict(config.options)
     if args.players is not None:
@@ -267,10 +276,7 @@ def cmd_play_puxes(args: argparse.Namespace) -> int:
         seats = PuxesGame(options, seed=config.seed).num_players
     except (KeyError, ValueError) as exc:
         raise CommandError(f"PuXes options {options}: {exc.args[0] if exc.args else exc}") from None
-    names = list(args.name or [p.name for p in config.players])
-    if len(names) > seats:
-        raise CommandError(f"{len(names)} names are given for {seats} players")
-    names += [f"Player {i + 1}" for i in range(len(names), seats)]
+    names = _seat_names(args, config, seats)
     try:
         referee = RefereeConfig.from_mapping(config.referee, source="[referee]")
     except RefereeError as exc:
@@ -315,10 +321,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         config.pieces = ids
     players = int(options.get("players", 4))
     if args.name or args.bot or not config.players:
-        names = list(args.name or [p.name for p in config.players])
-        if len(names) > players:
-            raise CommandError(f"{len(names)} names are given for {players} players")
-        names += [f"Player {i + 1}" for i in range(len(names), players)]
+        names = _seat_names(args, config, players)
         bots = {seat for seat, p in enumerate(config.players) if p.bot}
         for seat in args.bot or []:
             if not 0 <= seat < players:
@@ -402,8 +405,14 @@ def cmd_export(args: argparse.Namespace) -> int:
         sys.stdout.write(text)
     else:
         tmp = args.output.with_name(args.output.name + ".tmp")
-        tmp.write_text(text, encoding="utf-8")
-        tmp.replace(args.output)
+        try:
+            tmp.write_text(text, encoding="utf-8")
+            tmp.replace(args.output)
+        except OSError as exc:
+            with contextlib.suppress(OSError):
+                tmp.unlink()
+            raise CommandError(f"cannot write {args.output}: {exc.strerror or exc}; "
+                               "give another path with -o, or leave it out to print the save") from None
         print(f"game #{stored.id} written to {args.output}", file=sys.stderr)
     return 0
 

@@ -21,8 +21,9 @@ from controller.dials.backend import ControllerBackend, ControllerError
 from controller.service.auth import make_token
 from controller.service.config import ServiceConfig
 from controller.service.hub import Hub
+from controller.service.loop import GameLoop
 from controller.service.session import Session, SessionError
-from controller.service.store import GameStore, StoreError
+from controller.service.store import GameStore, StoredGame, StoreError
 from controller.service.terminal import TerminalView
 from controller.service.watchdog import Watchdog
 
@@ -39,7 +40,7 @@ class ServiceError(Exception):
 class RunOptions:
     """How one run behaves (beyond the configuration of the table)."""
 
-    start: str = "resume"          # "resume" the store's unfinished game, "new", or "idle" (serve: wait)
+    start: str = "resume"          # "resume" the matching unfinished game, "new", or "serve" (any, else wait)
     until_over: bool = True        # return when the game is over
     max_turns: int | None = None   # return after this many resolved turns
     keep_serving: bool = False     # after the game, keep the dashboard up until interrupted
@@ -73,7 +74,7 @@ def open_controllers(config: ServiceConfig) -> ControllerBackend | None:
 
 
 @contextlib.contextmanager
-def _signals(session: Session) -> Iterator[None]:
+def _signals(session: GameLoop) -> Iterator[None]:
     """SIGTERM (systemd stop) and SIGINT (Ctrl-C) end the loop cleanly."""
     if threading.current_thread() is not threading.main_thread():
         yield
@@ -92,20 +93,47 @@ def _signals(session: Session) -> Iterator[None]:
             signal.signal(sig, handler)
 
 
-def matching_unfinished(store: GameStore, config: ServiceConfig) -> Any:
-    """The store's unfinished game if it is the same game, options and seed as configured."""
+def matching_unfinished(store: GameStore, game: str, options: dict[str, Any], seed: int) -> StoredGame | None:
+    """The store's unfinished game if it is ``game`` with the same options and seed."""
     stored = store.unfinished()
-    if stored is None or stored.game != config.game:
+    if stored is None or stored.game != game:
         return None
     from controller.engines import game_class
 
     try:
-        wanted = game_class(config.game).OPTIONS.from_dict(config.options).to_dict()
+        wanted = game_class(game).OPTIONS.from_dict(options).to_dict()
     except ValueError:
         return None
-    if stored.options != wanted or stored.seed != config.seed:
+    if stored.options != wanted or stored.seed != seed:
         return None
     return stored
+
+
+def serve_dashboard(session: Any, hub: Hub, config: ServiceConfig, token: str | None,
+                    port_fallback: bool) -> tuple[Any, str]:
+    """Start the dashboard's web server for ``session``; the running server and its referee token.
+
+    With ``port_fallback``, a taken port gives way to any free one instead of refusing to start."""
+    from controller.service.web import WebServer, create_app
+    from controller.service.web.server import WebServerError
+
+    try:
+        token = make_token(token)
+    except ValueError as exc:
+        raise ServiceError(str(exc)) from None
+    app = create_app(session, hub, token)
+    try:
+        server = WebServer(app, config.host, config.port)
+    except WebServerError as exc:
+        if not port_fallback:
+            raise ServiceError(str(exc)) from None
+        server = WebServer(app, config.host, 0)
+    try:
+        server.start()
+    except WebServerError as exc:
+        server.stop()
+        raise ServiceError(str(exc)) from None
+    return server, token
 
 
 def run_service(config: ServiceConfig, run: RunOptions) -> Session:
@@ -125,7 +153,7 @@ def run_service(config: ServiceConfig, run: RunOptions) -> Session:
             if run.start == "new":
                 session.start_new()
             elif run.start == "resume":
-                stored = matching_unfinished(store, config)
+                stored = matching_unfinished(store, config.game, config.options, config.seed)
                 if stored is not None:
                     session.resume(stored)
                     print(f"Resuming game #{stored.id} after {stored.actions} stored actions.", file=out)
@@ -144,21 +172,7 @@ def run_service(config: ServiceConfig, run: RunOptions) -> Session:
         if run.terminal:
             TerminalView(session, out, run.terminal).attach()
         if config.web:
-            from controller.service.web import WebServer, create_app
-            from controller.service.web.server import WebServerError
-
-            try:
-                token = make_token(run.token)
-            except ValueError as exc:
-                raise ServiceError(str(exc)) from None
-            app = create_app(session, hub, token)
-            try:
-                server = WebServer(app, config.host, config.port)
-            except WebServerError as exc:
-                if not run.port_fallback:
-                    raise ServiceError(str(exc)) from None
-                server = WebServer(app, config.host, 0)
-            server.start()
+            server, token = serve_dashboard(session, hub, config, run.token, run.port_fallback)
             print(f"Dashboard: {server.url}", file=out)
             print(f"Referee token (start, abort, correct): {token}", file=out)
             if config.host in ("0.0.0.0", "::"):

@@ -22,11 +22,9 @@ The loop runs in one thread (:meth:`Session.run`); the web server talks to it th
 
 from __future__ import annotations
 
-import concurrent.futures
 import dataclasses
 import hashlib
 import logging
-import queue
 import time
 from collections.abc import Callable
 from typing import Any
@@ -36,12 +34,10 @@ from controller.dials.state import DIRECTIONS, ControllerEvent, ControllerState,
 from controller.engines import Event, Game, RuleError, game_class, new_game
 from controller.service.config import PlayerConfig, ServiceConfig
 from controller.service.hub import Hub
-from controller.service.store import GameStore, StoreError, StoredGame
+from controller.service.loop import GameLoop, SessionError
+from controller.service.store import GameStore, StoredGame
 
 log = logging.getLogger(__name__)
-
-#: How many engine events the dashboard's log keeps.
-LOG_LENGTH = 60
 
 #: What a player is told when the engine refuses a program, by rule; worded so that the rest of
 #: the table learns as little as possible about the program.
@@ -60,10 +56,6 @@ BOT_PRESS_HOLD = 0.08
 BOT_PRESS_GAP = 0.25
 #: When a bot looks again whether its press was taken (and presses again if not) (s).
 BOT_PRESS_CHECK = 0.8
-
-
-class SessionError(Exception):
-    """The session cannot start or go on (bad set-up, unknown controllers, a damaged log)."""
 
 
 @dataclasses.dataclass
@@ -85,7 +77,7 @@ def _bot_seed(*parts: object) -> int:
     return int.from_bytes(digest[:8], "big")
 
 
-class Session:
+class Session(GameLoop):
     """A live game between controllers (or bots) and an engine, stored and published.
 
     ``backend`` must be started by the caller. ``drive_controllers`` makes bots act through
@@ -102,6 +94,7 @@ class Session:
         clock: Callable[[], float] = time.monotonic,
         drive_controllers: bool = True,
     ) -> None:
+        super().__init__()
         self.config = config
         self.backend = backend
         self.store = store
@@ -115,14 +108,8 @@ class Session:
         self.controllers: dict[str, ControllerStatus] = {}
         self.locked: set[int] = set()
         self.turns_resolved = 0
-        self.log: list[dict[str, Any]] = []
         self.status = "idle"
         self.notice = ""
-        self._pending_events: list[dict[str, Any]] = []
-        self._event_seq = 0
-        self._dirty = False
-        self._commands: queue.Queue[tuple[str, dict[str, Any], concurrent.futures.Future[Any]]] = queue.Queue()
-        self._stopping = False
         self._bot_plan: list[tuple[float, int, Callable[[], None]]] = []
         self._bot_keys: set[tuple[Any, ...]] = set()
         self._bot_key_of_piece: dict[int, tuple[Any, ...]] = {}
@@ -180,19 +167,6 @@ class Session:
             self.status = "over"
         self._after_change()
 
-    def _default_players(self, game: Game[Any]) -> list[PlayerConfig]:
-        return [PlayerConfig(f"Player {seat + 1}") for seat in range(game.num_players)]
-
-    def _check_players(self, players: list[PlayerConfig], game: Game[Any]) -> list[PlayerConfig]:
-        if not players:
-            return self._default_players(game)
-        if len(players) != game.num_players:
-            raise SessionError(
-                f"{len(players)} players are named but this game has {game.num_players} seats; "
-                f"name {game.num_players} players (or change the players option)"
-            )
-        return list(players)
-
     def _check_pieces(self, pieces: list[str], game: Game[Any], players: list[PlayerConfig]) -> list[str]:
         """Every piece a person may have to program needs a controller the backend knows."""
         count = len(game.pos)
@@ -205,7 +179,9 @@ class Session:
                 f"list one controller id per piece, in colour order"
             )
         if self.backend is not None:
-            known = self._known_controllers()
+            # Controllers that announce themselves (USB boards) are not refused at start-up:
+            # they show as unplugged until they come.
+            known = self.backend.known_controllers()
             unknown = [cid for cid in pieces if known is not None and cid not in known]
             if unknown:
                 raise SessionError(
@@ -214,19 +190,6 @@ class Session:
                 )
         return list(pieces)
 
-    def _known_controllers(self) -> set[str] | None:
-        """The ids the backend can read, or ``None`` where controllers announce themselves on plugging
-        in (USB boards): those are not refused at start-up, they show as unplugged until they come."""
-        backend = self.backend
-        if backend is None or backend.NAME == "serial":
-            return None
-        for name in ("controller_ids", "ids"):
-            ids = getattr(backend, name, None)
-            if ids is not None and not callable(ids):
-                return set(ids)
-        states = backend.states()
-        return set(states) if states else None
-
     def _install(self, game: Game[Any], players: list[PlayerConfig], pieces: list[str]) -> None:
         self.game = game
         self.players = players
@@ -234,7 +197,7 @@ class Session:
         self.locked = set()
         self.turns_resolved = 0
         self.log = []
-        self._pending_events = []
+        self._pending = []
         self._bot_plan = []
         self._bot_keys = set()
         self._bot_key_of_piece = {}
@@ -259,14 +222,6 @@ class Session:
             if max_turns is not None and self.turns_resolved >= max_turns:
                 break
 
-    @property
-    def stopping(self) -> bool:
-        return self._stopping
-
-    def stop(self) -> None:
-        """Ask :meth:`run` to return (from any thread)."""
-        self._stopping = True
-
     def step(self, timeout: float = 0.05) -> None:
         """Handle queued commands, controller events that arrive within ``timeout``, and due bot steps."""
         self._run_commands()
@@ -285,14 +240,7 @@ class Session:
         """Whether the controllers can still be read (the watchdog's condition)."""
         if self.backend is None:
             return True
-        if self.backend.closed:
-            return False
-        alive = getattr(self.backend, "alive", None)
-        if callable(alive):
-            return bool(alive())
-        if isinstance(alive, bool):
-            return alive
-        return True
+        return not self.backend.closed
 
     # ---- controllers -------------------------------------------------------------------------
 
@@ -353,8 +301,7 @@ class Session:
             seat = game.current_players()[0]
             placing = self.placing_piece()
             if placing != piece:
-                who = self.players[seat].name if 0 <= seat < len(self.players) else f"seat {seat}"
-                self._refuse(status, f"it is {who}'s turn to place ({self.piece_name(placing)})")
+                self._refuse(status, f"it is {self.seat_name(seat)}'s turn to place ({self.piece_name(placing)})")
                 return
             if self.players[seat].bot and not self._driven(piece):
                 self._refuse(status, f"{self.piece_name(piece)} is played by a bot ({self.seat_name(seat)})")
@@ -625,28 +572,6 @@ class Session:
 
     # ---- commands from the web ---------------------------------------------------------------
 
-    def command(self, name: str, payload: dict[str, Any] | None = None) -> concurrent.futures.Future[Any]:
-        """Queue a command for the loop's thread: ``abort``, ``start`` or ``undo``."""
-        future: concurrent.futures.Future[Any] = concurrent.futures.Future()
-        self._commands.put((name, dict(payload or {}), future))
-        return future
-
-    def _run_commands(self) -> None:
-        while True:
-            try:
-                name, payload, future = self._commands.get_nowait()
-            except queue.Empty:
-                return
-            try:
-                result = getattr(self, f"_cmd_{name.replace('-', '_')}")(payload)
-            except (SessionError, StoreError, ValueError) as exc:
-                future.set_exception(exc)
-            except Exception as exc:  # noqa: BLE001 - the web reports it; the loop goes on
-                log.exception("command %s failed", name)
-                future.set_exception(exc)
-            else:
-                future.set_result(result)
-
     def _cmd_abort(self, payload: dict[str, Any]) -> dict[str, Any]:
         if self.game is None or self.game_id is None or self.status != "playing":
             raise SessionError("there is no game being played to abort")
@@ -690,20 +615,6 @@ class Session:
             raise
         return {"started": self.game_id}
 
-    def _cmd_games(self, payload: dict[str, Any]) -> dict[str, Any]:
-        return {"games": [
-            {"id": g.id, "game": g.game, "seed": g.seed, "status": g.status, "actions": g.actions,
-             "created": g.created, "finished": g.finished, "players": g.setup.get("players", [])}
-            for g in self.store.games()
-        ]}
-
-    def _cmd_export(self, payload: dict[str, Any]) -> dict[str, Any]:
-        """A stored game as a save file; a game still being played is not exported (its programs are secret)."""
-        stored = self.store.game(int(payload["game_id"]))
-        if stored.status == "playing":
-            raise SessionError(f"game #{stored.id} is still being played; it can be exported once it is over or aborted")
-        return self.store.save_data(stored.id)
-
     def _cmd_undo(self, payload: dict[str, Any]) -> dict[str, Any]:
         """Take back the last ``count`` actions (a correction): drop them from the log and replay."""
         count = payload.get("count", 1)
@@ -725,10 +636,9 @@ class Session:
     # ---- what the table sees -----------------------------------------------------------------
 
     def piece_name(self, piece: int | None) -> str:
-        names = PIECE_COLOURS
         if piece is None:
             return "?"
-        return names[piece] if 0 <= piece < len(names) else f"piece {piece}"
+        return PIECE_COLOURS[piece] if 0 <= piece < len(PIECE_COLOURS) else f"piece {piece}"
 
     def seat_name(self, seat: int) -> str:
         return self.players[seat].name if 0 <= seat < len(self.players) else f"seat {seat}"
@@ -781,7 +691,7 @@ class Session:
             "notice": self.notice,
             "paused": self.paused_message(),
             "turns_resolved": self.turns_resolved,
-            "log": self.log[-LOG_LENGTH:],
+            "log": list(self.log),
         }
         if game is None:
             return {**state, "game": None}
@@ -836,27 +746,14 @@ class Session:
     def _note(self, text: str, kind: str = "service", data: dict[str, Any] | None = None) -> None:
         self._record({"kind": kind, "text": text, "data": data or {}})
 
-    def _record(self, event: dict[str, Any]) -> None:
-        self._event_seq += 1
-        event = {**event, "n": self._event_seq}
-        self.log.append(event)
-        del self.log[:-LOG_LENGTH]
-        self._pending_events.append(event)
+    def _record(self, event: dict[str, Any]) -> dict[str, Any]:
+        event = super()._record(event)
         if event["kind"] in ("paused", "resumed", "game-over"):
             self.notice = event["text"]
+        return event
 
     def _publish_soon(self) -> None:
         self._dirty = True
-
-    def _flush(self) -> None:
-        if getattr(self, "_dirty", False) or self._pending_events:
-            self.publish()
-
-    def publish(self) -> dict[str, Any]:
-        """Send the public state and the events since the last message to every listener."""
-        self._dirty = False
-        events, self._pending_events = self._pending_events, []
-        return self.hub.publish({"type": "state", "state": self.public_state(), "events": events})
 
 
 def _pixoid() -> Any:

@@ -70,6 +70,10 @@ class StoreError(Exception):
     """The database cannot be used: not a bitbox event log, damaged, or in use by another process."""
 
 
+class UnknownGameError(StoreError, LookupError):
+    """The event log has no game of that number."""
+
+
 @dataclass(frozen=True)
 class StoredGame:
     """One game's row: enough to rebuild it with its actions."""
@@ -212,16 +216,7 @@ class GameStore:
         ``seq`` must be the next number: a duplicate or a gap raises :class:`StoreError`, so two
         writers can never interleave one game's actions.
         """
-        with _transaction(self._conn):
-            (count,) = self._conn.execute(
-                "SELECT COALESCE(MAX(seq) + 1, 0) FROM actions WHERE game_id = ?", (game_id,)
-            ).fetchone()
-            if count != seq:
-                raise StoreError(f"game {game_id} has {count} stored actions; cannot store action number {seq}")
-            self._conn.execute(
-                "INSERT INTO actions (game_id, seq, player, action, at) VALUES (?, ?, ?, ?, ?)",
-                (game_id, seq, player, _dumps(action), time.time()),
-            )
+        self.record(game_id, seq, [(player, action)])
 
     def record(self, game_id: int, seq: int, actions: list[tuple[int, Any]], kind: str | None = None,
                data: dict[str, Any] | None = None, keep: int | None = None) -> None:
@@ -232,9 +227,7 @@ class GameStore:
         with _transaction(self._conn):
             if keep is not None:
                 self._conn.execute("DELETE FROM actions WHERE game_id = ? AND seq >= ?", (game_id, keep))
-            (count,) = self._conn.execute(
-                "SELECT COALESCE(MAX(seq) + 1, 0) FROM actions WHERE game_id = ?", (game_id,)
-            ).fetchone()
+            count = self.action_count(game_id)
             if count != seq:
                 raise StoreError(f"game {game_id} has {count} stored actions; cannot store action number {seq}")
             now = time.time()
@@ -278,24 +271,36 @@ class GameStore:
 
     # ---- reading ---------------------------------------------------------------------------
 
-    def games(self) -> list[StoredGame]:
-        """Every stored game, oldest first."""
+    def _select(self, where: str = "", params: tuple[Any, ...] = ()) -> list[StoredGame]:
         rows = self._conn.execute(
             "SELECT g.id, g.game, g.options, g.seed, g.setup, g.status, g.created, g.finished,"
-            " (SELECT COUNT(*) FROM actions a WHERE a.game_id = g.id) FROM games g ORDER BY g.id"
+            " (SELECT COUNT(*) FROM actions a WHERE a.game_id = g.id) FROM games g"
+            f" {where} ORDER BY g.id",
+            params,
         ).fetchall()
         return [_stored(row) for row in rows]
 
+    def games(self) -> list[StoredGame]:
+        """Every stored game, oldest first."""
+        return self._select()
+
     def game(self, game_id: int) -> StoredGame:
-        for stored in self.games():
-            if stored.id == game_id:
-                return stored
-        raise StoreError(f"there is no game number {game_id} in {self.path}")
+        found = self._select("WHERE g.id = ?", (game_id,))
+        if not found:
+            raise UnknownGameError(f"there is no game number {game_id} in {self.path}")
+        return found[0]
 
     def unfinished(self) -> StoredGame | None:
         """The most recent game still being played, if any (the one to resume)."""
-        playing = [g for g in self.games() if g.status == "playing"]
+        playing = self._select("WHERE g.status = 'playing'")
         return playing[-1] if playing else None
+
+    def action_count(self, game_id: int) -> int:
+        """How many actions of the game are stored (the number the next one must have)."""
+        (count,) = self._conn.execute(
+            "SELECT COALESCE(MAX(seq) + 1, 0) FROM actions WHERE game_id = ?", (game_id,)
+        ).fetchone()
+        return int(count)
 
     def actions(self, game_id: int) -> list[tuple[int, Any]]:
         """The game's actions as ``(player, encoded action)`` pairs, in order."""

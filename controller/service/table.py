@@ -20,11 +20,10 @@ talks to it through :meth:`TableSession.command`, which queues a request and ret
 
 from __future__ import annotations
 
-import concurrent.futures
 import dataclasses
+import functools
 import logging
 import math
-import queue
 import time
 from collections.abc import Callable, Iterable
 from typing import Any
@@ -32,23 +31,19 @@ from typing import Any
 import numpy as np
 
 from controller.engines import RuleError
-from controller.engines.core import CHANCE
 from controller.engines.puxes import PuxesGame
 from controller.engines.puxes.actions import Outcome
 from controller.referee.common import Call, Question, RefereeConfig, RefereeError
 from controller.referee.puxes import PuxesReferee
 from controller.service.config import PlayerConfig
 from controller.service.hub import Hub
-from controller.service.session import SessionError
-from controller.service.store import GameStore, StoreError, StoredGame
+from controller.service.loop import GameLoop, SessionError
+from controller.service.store import GameStore, StoredGame
 from controller.vision.mat import MatLayout
 from controller.vision.pipeline import TableWatcher
 from controller.vision.snapshot import TableSnapshot
 
 log = logging.getLogger(__name__)
-
-#: How many announcements the dashboard's log keeps.
-LOG_LENGTH = 80
 
 #: The kinds of action players announce themselves (the camera cannot see them); offered as buttons.
 ANNOUNCED = ("power", "wake", "end", "reroll", "spit")
@@ -73,11 +68,14 @@ class TableSetup:
     referee: RefereeConfig = dataclasses.field(default_factory=RefereeConfig)
 
 
-class TableSession:
+class TableSession(GameLoop):
     """A live PuXes game between a camera, the referee and the people at the table, stored and published."""
+
+    log_length = 80
 
     def __init__(self, setup: TableSetup, store: GameStore, layout: MatLayout, watcher: TableWatcher | None,
                  hub: Hub | None = None) -> None:
+        super().__init__()
         self.setup = setup
         self.store = store
         self.layout = layout
@@ -87,7 +85,6 @@ class TableSession:
         self.game_id: int | None = None
         self.players: list[PlayerConfig] = []
         self.status = "idle"
-        self.log: list[dict[str, Any]] = []
         self.calls: dict[int, dict[str, Any]] = {}
         self.last_shot: dict[str, Any] | None = None
         self.last_snapshot: TableSnapshot | None = None
@@ -95,12 +92,9 @@ class TableSession:
         self.snapshots = 0
         self.frame_s = 0.0
         self.questions_asked = 0
-        self._pending: list[dict[str, Any]] = []
-        self._seq = 0
-        self._dirty = False
-        self._stopping = False
         self._resumed = False
-        self._commands: queue.Queue[tuple[str, dict[str, Any], concurrent.futures.Future[Any]]] = queue.Queue()
+        #: systemd's watchdog (:class:`~controller.service.watchdog.Watchdog`), ticked as the loop goes.
+        self.watchdog: Any = None
         #: Called with each announcement (dict) once it is stored; the terminal prints them.
         self.listeners: list[Callable[[dict[str, Any]], None]] = []
 
@@ -143,7 +137,7 @@ class TableSession:
         players = [PlayerConfig(**p) for p in stored.setup.get("players", [])] or self._default_players(game)
         self.game_id = stored.id
         self._install(game, players)
-        for note in self.store.notes(stored.id)[-LOG_LENGTH // 2:]:
+        for note in self.store.notes(stored.id)[-self.log_length // 2:]:
             if note["kind"] in ("call", "overrule"):
                 self._announce("earlier", f"{note['decision']}: {note['reason']}")
         self._resumed = True
@@ -151,17 +145,6 @@ class TableSession:
         if game.is_over():
             self.store.set_status(stored.id, "over")
             self.status = "over"
-
-    def _default_players(self, game: PuxesGame) -> list[PlayerConfig]:
-        return [PlayerConfig(f"Player {seat + 1}") for seat in range(game.num_players)]
-
-    def _check_players(self, players: list[PlayerConfig], game: PuxesGame) -> list[PlayerConfig]:
-        if not players:
-            return self._default_players(game)
-        if len(players) != game.num_players:
-            raise SessionError(f"{len(players)} players are named but this game has {game.num_players} seats; "
-                               f"name {game.num_players} players (or change the players option)")
-        return list(players)
 
     def _install(self, game: PuxesGame, players: list[PlayerConfig]) -> None:
         self.referee = self._new_referee(game)
@@ -173,25 +156,16 @@ class TableSession:
 
     # ---- the loop ----------------------------------------------------------------------------
 
-    @property
-    def stopping(self) -> bool:
-        return self._stopping
-
-    def stop(self) -> None:
-        """Ask :meth:`run` to return (from any thread)."""
-        self._stopping = True
-
     def inputs_alive(self) -> bool:
-        """Whether the camera is being read (the watchdog's condition)."""
+        """Whether the loop goes on (the watchdog's condition). The watchdog is ticked by
+        :meth:`feed` and :meth:`step`, so a camera that stops delivering frames stops the pings."""
         return not self._stopping
 
     def run(self, frames: Iterable[np.ndarray], clock: Callable[[], float] = time.monotonic,
-            until_over: bool = True, watchdog: Any = None) -> None:
+            until_over: bool = True) -> None:
         """Feed ``frames`` (a camera source) until they end, the game is over or :meth:`stop`."""
         for frame in frames:
             self.feed(frame, clock())
-            if watchdog is not None:
-                watchdog.tick()
             if self._stopping or (until_over and self.game is not None and self.game.is_over()):
                 break
         self.step()
@@ -200,6 +174,11 @@ class TableSession:
         """Handle queued commands and publish what changed."""
         self._run_commands()
         self._flush()
+        self._tick()
+
+    def _tick(self) -> None:
+        if self.watchdog is not None:
+            self.watchdog.tick()
 
     def feed(self, frame: np.ndarray, t: float) -> TableSnapshot | None:
         """One camera frame; the still snapshot it completed (already refereed), if any."""
@@ -213,6 +192,7 @@ class TableSession:
             self.observe(snap)
         self.frame_s += time.perf_counter() - start
         self._flush()
+        self._tick()
         return snap
 
     def observe(self, snap: TableSnapshot) -> list[Call | Question]:
@@ -267,16 +247,15 @@ class TableSession:
             else:
                 self._store_question(result)
 
-    def _store_call(self, call: Call, before: dict[int, tuple[float, float]], keep: int | None = None) -> None:
+    def _store_call(self, call: Call, before: dict[int, tuple[float, float]]) -> None:
         """Commit the call's actions and the call, then announce it."""
         game = self.game
         assert game is not None and self.game_id is not None
-        stored = len(self.store.actions(self.game_id)) if keep is None else keep
+        stored = self._stored_count()
         history = game.history
         new = [(p, game.encode_action(a)) for p, a in history[stored:]]
-        data = call.to_json(PuxesGame)
-        data["events"] = [e for e in data["events"] if e.get("kind") != "flick"]
-        self.store.record(self.game_id, stored, new, "call", data, keep=keep)
+        data = _call_json(call)
+        self.store.record(self.game_id, stored, new, "call", data)
         self.calls[call.call_id] = {**data, "kind": "call", "actions": len(history)}
         if any(isinstance(a, Outcome) for _, a in call.actions):
             after = self._positions()
@@ -300,38 +279,9 @@ class TableSession:
 
     def _stored_count(self) -> int:
         assert self.game_id is not None
-        return len(self.store.actions(self.game_id))
+        return self.store.action_count(self.game_id)
 
     # ---- commands from the dashboard ---------------------------------------------------------
-
-    def command(self, name: str, payload: dict[str, Any] | None = None) -> concurrent.futures.Future[Any]:
-        """Queue a command for the loop's thread: ``answer``, ``overrule``, ``action``, ``abort``..."""
-        future: concurrent.futures.Future[Any] = concurrent.futures.Future()
-        self._commands.put((name, dict(payload or {}), future))
-        return future
-
-    def has_command(self, name: str) -> bool:
-        return callable(getattr(self, f"_cmd_{name.replace('-', '_')}", None))
-
-    def _run_commands(self) -> None:
-        while True:
-            try:
-                name, payload, future = self._commands.get_nowait()
-            except queue.Empty:
-                return
-            handler = getattr(self, f"_cmd_{name.replace('-', '_')}", None)
-            try:
-                if handler is None:
-                    raise ValueError(f"the table does not know the command {name!r}")
-                result = handler(payload)
-            except (SessionError, StoreError, ValueError, LookupError) as exc:
-                future.set_exception(exc)
-            except Exception as exc:  # noqa: BLE001 - the web reports it; the loop goes on
-                log.exception("command %s failed", name)
-                future.set_exception(exc)
-            else:
-                future.set_result(result)
-            self._flush()
 
     def _playing(self) -> PuxesReferee:
         if self.referee is None or self.game_id is None:
@@ -380,8 +330,7 @@ class TableSession:
         keep = 0
         while keep < min(len(stored), len(encoded)) and [stored[keep][0], stored[keep][1]] == list(encoded[keep]):
             keep += 1
-        data = call.to_json(PuxesGame)
-        data["events"] = [e for e in data["events"] if e.get("kind") != "flick"]
+        data = _call_json(call)
         data["overruled"] = {"call_id": call_id, "decision": decision}
         self.store.record(self.game_id, keep, encoded[keep:], "overrule", data, keep=keep)
         self.calls[call.call_id] = {**data, "kind": "call", "actions": len(game.history)}
@@ -431,38 +380,29 @@ class TableSession:
         self._announce("service", f"game #{self.game_id} aborted")
         return {"aborted": self.game_id}
 
-    def _cmd_games(self, payload: dict[str, Any]) -> dict[str, Any]:
-        return {"games": [
-            {"id": g.id, "game": g.game, "seed": g.seed, "status": g.status, "actions": g.actions,
-             "created": g.created, "finished": g.finished, "players": g.setup.get("players", [])}
-            for g in self.store.games()
-        ]}
-
-    def _cmd_export(self, payload: dict[str, Any]) -> dict[str, Any]:
-        stored = self.store.game(int(payload["game_id"]))
-        if stored.status == "playing":
-            raise SessionError(f"game #{stored.id} is still being played; it can be exported once it is over or aborted")
-        return self.store.save_data(stored.id)
-
     # ---- what the table shows ----------------------------------------------------------------
 
     def seat_name(self, seat: int) -> str:
         return self.players[seat].name if 0 <= seat < len(self.players) else f"player {seat}"
 
-    def public_state(self) -> dict[str, Any]:
-        """Everything the table page draws. PuXes has no hidden information: all of it is public."""
-        referee, game = self.referee, self.game
+    @functools.cached_property
+    def mat_state(self) -> dict[str, Any]:
+        """The mat as the table page draws it (its zones as polygons); drawn once, the mat does not change."""
         layout = self.layout
-        mat = {
+        return {
             "name": layout.name, "width_mm": layout.width_mm, "height_mm": layout.height_mm,
             "zones": [{"name": z.name, "kind": z.kind, "owner": z.owner, "shape": z.shape,
                        "center": list(z.params.get("center", z.center)), "radius_mm": z.params.get("radius_mm"),
                        "polygon": [list(map(float, p)) for p in z.polygon(32)]} for z in layout.zones],
         }
-        state: dict[str, Any] = {"table": True, "status": self.status, "game_id": self.game_id, "mat": mat,
+
+    def public_state(self) -> dict[str, Any]:
+        """Everything the table page draws. PuXes has no hidden information: all of it is public."""
+        referee, game = self.referee, self.game
+        state: dict[str, Any] = {"table": True, "status": self.status, "game_id": self.game_id, "mat": self.mat_state,
                                  "players": [{"name": p.name, "colour": SEAT_COLOURS[i % len(SEAT_COLOURS)]}
                                              for i, p in enumerate(self.players)],
-                                 "log": self.log[-LOG_LENGTH:], "frames": self.frames, "snapshots": self.snapshots}
+                                 "log": list(self.log), "frames": self.frames, "snapshots": self.snapshots}
         if referee is None or game is None:
             return state
         ox, oy = referee.config.area_origin_mm
@@ -511,24 +451,17 @@ class TableSession:
         return out[:MAX_CHOICES]
 
     def _announce(self, kind: str, text: str, data: dict[str, Any] | None = None) -> None:
-        self._seq += 1
-        event = {"kind": kind, "text": text, "data": data or {}, "n": self._seq}
-        self.log.append(event)
-        del self.log[:-LOG_LENGTH]
-        self._pending.append(event)
+        event = self._record({"kind": kind, "text": text, "data": data or {}})
         self._dirty = True
         for listener in self.listeners:
             listener(event)
 
-    def _flush(self) -> None:
-        if self._dirty or self._pending:
-            self.publish()
 
-    def publish(self) -> dict[str, Any]:
-        """Send the table's state and the announcements since the last message to every listener."""
-        self._dirty = False
-        events, self._pending = self._pending, []
-        return self.hub.publish({"type": "state", "state": self.public_state(), "events": events})
+def _call_json(call: Call) -> dict[str, Any]:
+    """A call as stored and shown: its decision, reason and events, without the dice's flicks."""
+    data = call.to_json(PuxesGame)
+    data["events"] = [e for e in data["events"] if e.get("kind") != "flick"]
+    return data
 
 
 def _fields(payload: dict[str, Any], wanted: dict[str, type]) -> None:
@@ -546,4 +479,4 @@ def _fields(payload: dict[str, Any], wanted: dict[str, type]) -> None:
             raise ValueError(f"{name!r} must be text, not {value!r}")
 
 
-__all__ = ["CHANCE", "SEAT_COLOURS", "TableSession", "TableSetup"]
+__all__ = ["SEAT_COLOURS", "NotFound", "TableSession", "TableSetup"]

@@ -20,10 +20,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO
 
-from controller.service.auth import make_token
+from controller.engines.puxes import PuxesGame
 from controller.service.config import ServiceConfig
 from controller.service.hub import Hub
-from controller.service.runner import ServiceError, _signals
+from controller.service.runner import ServiceError, _signals, matching_unfinished, serve_dashboard
 from controller.service.session import SessionError
 from controller.service.store import GameStore, StoreError
 from controller.service.table import TableSession, TableSetup
@@ -203,7 +203,8 @@ def run_table_service(config: ServiceConfig, setup: TableSetup, layout: MatLayou
         hub = Hub()
         session = TableSession(setup, store, layout, watcher, hub)
         try:
-            stored = _matching_unfinished(store, setup) if run.start == "resume" else None
+            stored = (matching_unfinished(store, PuxesGame.NAME, setup.options, setup.seed)
+                      if run.start == "resume" else None)
             if stored is not None:
                 session.resume(stored)
                 print(f"Resuming game #{stored.id} after {stored.actions} stored actions.", file=out)
@@ -219,28 +220,15 @@ def run_table_service(config: ServiceConfig, setup: TableSetup, layout: MatLayou
         session.listeners.append(announce)
         session.publish()
         if config.web:
-            from controller.service.web import WebServer, create_app
-            from controller.service.web.server import WebServerError
-
-            try:
-                token = make_token(run.token)
-            except ValueError as exc:
-                raise ServiceError(str(exc)) from None
-            app = create_app(session, hub, token)
-            try:
-                server = WebServer(app, config.host, config.port)
-            except WebServerError as exc:
-                if not run.port_fallback:
-                    raise ServiceError(str(exc)) from None
-                server = WebServer(app, config.host, 0)
-            server.start()
+            server, token = serve_dashboard(session, hub, config, run.token, run.port_fallback)
             print(f"Table page: {server.url}#/table", file=out)
             print(f"Referee token (answer, overrule): {token}", file=out)
             print(f"With the token in the address: {server.url}?token={token}#/table", file=out)
         print(f"Event log: {config.db_path()}", file=out, flush=True)
         watchdog = Watchdog(session.inputs_alive)
+        session.watchdog = watchdog
         watchdog.ready(f"refereeing game #{session.game_id}")
-        with _signals(session):  # type: ignore[arg-type]
+        with _signals(session):
             driver(session)
             session.step()
             game = session.game
@@ -255,7 +243,6 @@ def run_table_service(config: ServiceConfig, setup: TableSetup, layout: MatLayou
                 print("The table page stays up; press Ctrl-C to stop.", file=out, flush=True)
                 while not session.stopping:
                     session.step()
-                    watchdog.tick()
                     time.sleep(0.2)
         watchdog.stopping()
         return session
@@ -264,18 +251,3 @@ def run_table_service(config: ServiceConfig, setup: TableSetup, layout: MatLayou
             server.stop()
         store.close()
 
-
-def _matching_unfinished(store: GameStore, setup: TableSetup) -> Any:
-    """The store's unfinished game if it is a PuXes game with the same options and seed."""
-    from controller.engines.puxes import PuxesGame
-
-    stored = store.unfinished()
-    if stored is None or stored.game != PuxesGame.NAME:
-        return None
-    try:
-        wanted = PuxesGame.OPTIONS.from_dict(setup.options).to_dict()
-    except ValueError:
-        return None
-    if stored.options != wanted or stored.seed != setup.seed:
-        return None
-    return stored

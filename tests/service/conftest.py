@@ -4,6 +4,7 @@ file, the real game loop in a thread and, when asked, the real dashboard server 
 from __future__ import annotations
 
 import json
+import os
 import threading
 import time
 import urllib.error
@@ -22,6 +23,24 @@ from controller.service.session import Session
 from controller.service.store import GameStore
 
 CONTROLLERS = ["red", "blue", "green", "yellow"]
+
+CHROMIUM = Path(os.environ.get("BITBOX_CHROMIUM", "/usr/bin/chromium"))
+FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
+         "--disable-component-update", "--disable-sync"]
+
+
+@pytest.fixture
+def browser():
+    """Headless Chromium driven by Playwright; skips where either is not installed."""
+    if not CHROMIUM.exists():
+        pytest.skip(f"Chromium not found at {CHROMIUM} (install Debian's chromium, or set BITBOX_CHROMIUM)")
+    sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright Python package is not installed")
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=FLAGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
 
 
 def wait_for(predicate: Callable[[], Any], timeout: float = 5.0, what: str = "condition") -> Any:

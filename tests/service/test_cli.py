@@ -62,6 +62,20 @@ def test_export_refuses_a_game_still_being_played(tmp_path):
     assert result.returncode == 2 and "still being played" in result.stderr
 
 
+def test_export_to_an_unwritable_path_says_so(tmp_path):
+    from controller.service.store import GameStore
+
+    db = tmp_path / "games.db"
+    with GameStore(db) as store:
+        gid = store.new_game("pixoid", {"players": 4}, 1, {})
+        store.set_status(gid, "aborted")
+    target = tmp_path / "no-such-folder" / "game.json"
+    result = _bitbox("export", "--db", str(db), "-o", str(target))
+    assert result.returncode == 2, result.stderr
+    assert f"cannot write {target}" in result.stderr and "Traceback" not in result.stderr
+    assert not target.parent.exists()
+
+
 def _help(command):
     import argparse
 

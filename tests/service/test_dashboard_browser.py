@@ -2,34 +2,15 @@
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
-
 import pytest
 
 from controller.paths import PROJECT_ROOT
 
 from .conftest import CONTROLLERS
 
-CHROMIUM = Path(os.environ.get("BITBOX_CHROMIUM", "/usr/bin/chromium"))
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
-         "--disable-component-update", "--disable-sync"]
 ARTIFACTS = PROJECT_ROOT / "artifacts"
 
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture
-def browser():
-    if not CHROMIUM.exists():
-        pytest.skip(f"Chromium not found at {CHROMIUM} (install Debian's chromium, or set BITBOX_CHROMIUM)")
-    sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright Python package is not installed")
-    with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=FLAGS)
-        try:
-            yield browser
-        finally:
-            browser.close()
 
 
 def test_the_board_and_a_resolved_turn_appear(table_factory, browser):

@@ -4,9 +4,7 @@ malformed requests refused with a reason, and the Table page in real headless Ch
 
 from __future__ import annotations
 
-import os
 import time
-from pathlib import Path
 
 import pytest
 
@@ -16,9 +14,6 @@ from controller.service.store import GameStore
 
 from .puxes_live import TOKEN, LivePuxes
 
-CHROMIUM = Path(os.environ.get("BITBOX_CHROMIUM", "/usr/bin/chromium"))
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
-         "--disable-component-update", "--disable-sync"]
 ARTIFACTS = PROJECT_ROOT / "artifacts"
 
 
@@ -145,36 +140,28 @@ def test_table_commands_on_a_console_game_are_404(live, played):
     assert len(live.session.game.history) == history == len(live.store.actions(live.session.game_id))
 
 
-def test_the_table_page_in_chromium(live, played):
-    if not CHROMIUM.exists():
-        pytest.skip(f"Chromium not found at {CHROMIUM} (install Debian's chromium, or set BITBOX_CHROMIUM)")
-    sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright Python package is not installed")
-    with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=FLAGS)
-        try:
-            page = browser.new_page(viewport={"width": 412, "height": 915}, device_scale_factor=2)  # a phone
-            errors: list[str] = []
-            page.on("pageerror", lambda exc: errors.append(str(exc)))
-            page.goto(f"{live.url}/?token={TOKEN}#/table")
-            page.wait_for_selector("#link.live", timeout=5000)
-            page.wait_for_selector("#mat g[data-die]", timeout=5000)
-            assert page.locator("#page-table").is_visible()
-            assert page.locator("#mat rect[data-kind=mat]").count() == 1
-            assert page.locator("#mat polygon[data-zone]").count() == len(live.demo.layout.zones)
-            game = live.session.game
-            in_play = [d for d in game.dice.values() if d.role == "oracle" and d.status == "play"]
-            assert page.locator("#mat g[data-die]").count() >= len(in_play)
-            assert page.locator("#mat g[data-temple]").count() == len(game.temples)
-            owners = {page.locator(f"#mat g[data-die='{d.id}'] rect").get_attribute("fill") for d in in_play}
-            assert len(owners) == 2                  # one colour per player
-            reasons = page.locator("#calls").inner_text()
-            assert "Rule: «" in reasons and "overruled call" in reasons
-            assert page.locator("#table-token").input_value() == TOKEN
-            ARTIFACTS.mkdir(exist_ok=True)
-            page.screenshot(path=str(ARTIFACTS / "puxes-table-phone.png"), full_page=True)
-            assert errors == []
-        finally:
-            browser.close()
+def test_the_table_page_in_chromium(live, played, browser):
+    page = browser.new_page(viewport={"width": 412, "height": 915}, device_scale_factor=2)  # a phone
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(f"{live.url}/?token={TOKEN}#/table")
+    page.wait_for_selector("#link.live", timeout=5000)
+    page.wait_for_selector("#mat g[data-die]", timeout=5000)
+    assert page.locator("#page-table").is_visible()
+    assert page.locator("#mat rect[data-kind=mat]").count() == 1
+    assert page.locator("#mat polygon[data-zone]").count() == len(live.demo.layout.zones)
+    game = live.session.game
+    in_play = [d for d in game.dice.values() if d.role == "oracle" and d.status == "play"]
+    assert page.locator("#mat g[data-die]").count() >= len(in_play)
+    assert page.locator("#mat g[data-temple]").count() == len(game.temples)
+    owners = {page.locator(f"#mat g[data-die='{d.id}'] rect").get_attribute("fill") for d in in_play}
+    assert len(owners) == 2                  # one colour per player
+    reasons = page.locator("#calls").inner_text()
+    assert "Rule: «" in reasons and "overruled call" in reasons
+    assert page.locator("#table-token").input_value() == TOKEN
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "puxes-table-phone.png"), full_page=True)
+    assert errors == []
 
 
 def test_a_killed_table_resumes_from_the_log(tmp_path):

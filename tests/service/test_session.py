@@ -157,6 +157,8 @@ def test_a_bot_seat_plays_through_its_controller(table_factory):
     table.set_wheels("red", direction, distance)
     table.press("red")
     wait_for(lambda: table.state["turns_resolved"] >= 1, timeout=8, what="the bots to lock and the turn to resolve")
+    # The bots' programs were dialled on their controllers: a distance is 1 to 9, the wheels started on 0.
+    assert all(table.backend.wheel_target(cid, "number") >= 1 for cid in ("blue", "green", "yellow"))
 
 
 def test_a_whole_bot_game_ends_and_is_stored(tmp_path):

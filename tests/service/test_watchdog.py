@@ -6,6 +6,7 @@ import os
 import socket
 import subprocess
 import sys
+import time
 
 import pytest
 
@@ -82,3 +83,31 @@ def test_the_demo_notifies_systemd(notify_socket, tmp_path):
     assert messages[0].startswith("READY=1")
     assert messages.count("WATCHDOG=1") >= 2
     assert messages[-1] == "STOPPING=1"
+
+
+def test_the_table_service_pets_the_watchdog_while_its_loop_runs(notify_socket, tmp_path, monkeypatch):
+    """The table's driver runs the loop; every pass of it may ping, not only the idle dashboard loop."""
+    import io
+
+    from controller.service.config import PlayerConfig, ServiceConfig
+    from controller.service.table import TableSetup
+    from controller.service.table_runner import TableRun, run_table_service
+    from controller.vision.mat import load_layout
+
+    path, sock = notify_socket
+    monkeypatch.setenv("NOTIFY_SOCKET", path)
+    monkeypatch.setenv("WATCHDOG_USEC", "20000")
+    monkeypatch.delenv("WATCHDOG_PID", raising=False)
+
+    def driver(session):
+        for _ in range(5):
+            session.step()
+            time.sleep(0.03)
+
+    config = ServiceConfig(game="puxes", seed=1, db=tmp_path / "table.db", web=False)
+    setup = TableSetup([PlayerConfig("Ada"), PlayerConfig("Brice")], {"players": 2}, 1)
+    run_table_service(config, setup, load_layout("puxes"), None, driver, TableRun(start="new", out=io.StringIO()))
+    received = _received(sock)
+    assert received[0].startswith("READY=1")
+    assert received.count("WATCHDOG=1") >= 4, received
+    assert received[-1] == "STOPPING=1"

@@ -89,7 +89,7 @@ def create_app(session: Any, hub: Hub, token: str, command_timeout: float = 10.0
         return StreamingResponse(stream(), media_type="text/event-stream", headers=headers)
 
     async def run_command(name: str, payload: dict[str, Any]) -> Response:
-        if not callable(getattr(session, f"_cmd_{name}", None)):
+        if not session.has_command(name):
             kind = "a table game" if name in ("answer", "overrule", "action") else "a console game"
             return _error(404, f"this service is not refereeing {kind}: there is nothing to {name}")
         future = session.command(name, payload)
@@ -102,8 +102,7 @@ def create_app(session: Any, hub: Hub, token: str, command_timeout: float = 10.0
         except ValueError as exc:
             return _error(400, str(exc))
         except Exception as exc:  # noqa: BLE001 - session and store errors are the user's to read
-            status = 404 if "no game number" in str(exc) else 409
-            return _error(status, str(exc))
+            return _error(409, str(exc))
         return JSONResponse(result)
 
     async def games(request: Request) -> Response:

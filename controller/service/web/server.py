@@ -60,6 +60,9 @@ class WebServer:
             self._loop.run_until_complete(self._server.serve(sockets=[self._socket]))
         except BaseException as exc:  # noqa: BLE001 - reported by start()
             self.error = exc
+        finally:
+            if self._loop is not None:
+                self._loop.close()
 
     def start(self, timeout: float = 10.0) -> None:
         """Start serving; returns once the server accepts connections."""

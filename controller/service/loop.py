@@ -1,0 +1,139 @@
+"""What the console's and the table's game loops share: commands from the web, stopping, players.
+
+Both loops run in one thread and own the event store; the web server's thread never touches
+the game. It calls :meth:`GameLoop.command`, which queues the request with a future; the loop's
+thread runs it (a ``_cmd_<name>`` method) the next time it handles its queue, then publishes.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import logging
+import queue
+from typing import Any
+
+from controller.service.config import PlayerConfig
+from controller.service.hub import Hub
+from controller.service.store import GameStore, StoreError
+
+log = logging.getLogger(__name__)
+
+
+class SessionError(Exception):
+    """The session cannot start or go on (bad set-up, unknown controllers, a damaged log)."""
+
+
+class GameLoop:
+    """The command queue, the stop flag, the announcement log and the publishing of a live game's loop."""
+
+    store: GameStore
+    hub: Hub
+    #: How many announcements the dashboard's log keeps.
+    log_length = 60
+
+    def __init__(self) -> None:
+        self._commands: queue.Queue[tuple[str, dict[str, Any], concurrent.futures.Future[Any]]] = queue.Queue()
+        self._stopping = False
+        self.log: list[dict[str, Any]] = []
+        self._pending: list[dict[str, Any]] = []
+        self._seq = 0
+        self._dirty = False
+
+    # ---- stopping ----------------------------------------------------------------------------
+
+    @property
+    def stopping(self) -> bool:
+        return self._stopping
+
+    def stop(self) -> None:
+        """Ask the loop to return (from any thread)."""
+        self._stopping = True
+
+    # ---- commands from the web ---------------------------------------------------------------
+
+    def command(self, name: str, payload: dict[str, Any] | None = None) -> concurrent.futures.Future[Any]:
+        """Queue command ``name`` for the loop's thread; the future gets its result or its error."""
+        future: concurrent.futures.Future[Any] = concurrent.futures.Future()
+        self._commands.put((name, dict(payload or {}), future))
+        return future
+
+    def has_command(self, name: str) -> bool:
+        return callable(getattr(self, f"_cmd_{name.replace('-', '_')}", None))
+
+    def _run_commands(self) -> None:
+        """Run every queued command, publishing what each one changed."""
+        while True:
+            try:
+                name, payload, future = self._commands.get_nowait()
+            except queue.Empty:
+                return
+            handler = getattr(self, f"_cmd_{name.replace('-', '_')}", None)
+            try:
+                if handler is None:
+                    raise ValueError(f"this service does not know the command {name!r}")
+                result = handler(payload)
+            except (SessionError, StoreError, ValueError, LookupError) as exc:
+                future.set_exception(exc)
+            except Exception as exc:  # noqa: BLE001 - the web reports it; the loop goes on
+                log.exception("command %s failed", name)
+                future.set_exception(exc)
+            else:
+                future.set_result(result)
+            self._flush()
+
+    # ---- publishing --------------------------------------------------------------------------
+
+    def public_state(self) -> dict[str, Any]:
+        """What every spectator may see now."""
+        raise NotImplementedError
+
+    def _record(self, event: dict[str, Any]) -> dict[str, Any]:
+        """Number an announcement, keep it in the log and queue it for the next message."""
+        self._seq += 1
+        event = {**event, "n": self._seq}
+        self.log.append(event)
+        del self.log[:-self.log_length]
+        self._pending.append(event)
+        return event
+
+    def _flush(self) -> None:
+        """Publish if anything changed since the last message."""
+        if self._dirty or self._pending:
+            self.publish()
+
+    def publish(self) -> dict[str, Any]:
+        """Send the public state and the announcements since the last message to every listener."""
+        self._dirty = False
+        events, self._pending = self._pending, []
+        return self.hub.publish({"type": "state", "state": self.public_state(), "events": events})
+
+    def _cmd_games(self, payload: dict[str, Any]) -> dict[str, Any]:
+        return {"games": [
+            {"id": g.id, "game": g.game, "seed": g.seed, "status": g.status, "actions": g.actions,
+             "created": g.created, "finished": g.finished, "players": g.setup.get("players", [])}
+            for g in self.store.games()
+        ]}
+
+    def _cmd_export(self, payload: dict[str, Any]) -> dict[str, Any]:
+        """A stored game as a save file; a game still being played is not exported (its secrets are kept)."""
+        stored = self.store.game(int(payload["game_id"]))
+        if stored.status == "playing":
+            raise SessionError(f"game #{stored.id} is still being played; it can be exported once it is over or aborted")
+        return self.store.save_data(stored.id)
+
+    # ---- players -----------------------------------------------------------------------------
+
+    @staticmethod
+    def _default_players(game: Any) -> list[PlayerConfig]:
+        return [PlayerConfig(f"Player {seat + 1}") for seat in range(game.num_players)]
+
+    def _check_players(self, players: list[PlayerConfig], game: Any) -> list[PlayerConfig]:
+        """The named players, or default names when none are given; one per seat of ``game``."""
+        if not players:
+            return self._default_players(game)
+        if len(players) != game.num_players:
+            raise SessionError(
+                f"{len(players)} players are named but this game has {game.num_players} seats; "
+                f"name {game.num_players} players (or change the players option)"
+            )
+        return list(players)
