@@ -98,7 +98,7 @@ def build(samples: list[ev.Sample], jitter: int, jobs: int) -> tuple[np.ndarray,
     return np.stack(xs), np.asarray(ys)
 
 
-def train(x: np.ndarray, y: np.ndarray, epochs: int, channels: tuple[int, ...] = (12, 24, 32),
+def train(x: np.ndarray, y: np.ndarray, epochs: int, channels: tuple[int, ...] = (16, 32, 48),
           hidden: int = 64, seed: int = 0) -> pipnet.PipNet:
     """Fit the network with Adam on cross-entropy; each batch is turned and mirrored at random
     (a die face's value does not change)."""
@@ -147,10 +147,10 @@ def train(x: np.ndarray, y: np.ndarray, epochs: int, channels: tuple[int, ...] =
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, default=ROOT.parent / "shared" / "data")
-    parser.add_argument("--epochs", type=int, default=25)
+    parser.add_argument("--epochs", type=int, default=35)
     parser.add_argument("--jitter", type=int, default=8)
     parser.add_argument("--jobs", type=int, default=2)
-    parser.add_argument("--channels", default="12,24,32", help="channels of the 3 convolution layers")
+    parser.add_argument("--channels", default="16,32,48", help="channels of the 3 convolution layers")
     parser.add_argument("--hidden", type=int, default=64)
     parser.add_argument("--out", type=Path, default=pipnet.WEIGHTS)
     args = parser.parse_args()

@@ -66,16 +66,30 @@ FACE_PER_STEP = 3.8
 
 #: The learned reader drops a detection as "not a die" at this probability, and overrules the
 #: pip layout reading at this one (measured on the training sets' validation parts).
-NET_NOT_A_DIE = 0.5
+NET_NOT_A_DIE = 0.4
 NET_SURE = 0.5
+
+#: With a face library (symbol dice, which the network has never seen), a place where neither pips
+#: nor a symbol were read is dropped only when the network is this sure it holds no die.
+SYMBOLS_NOT_A_DIE = 0.5
 
 #: Two detections closer than this many die sides are one die (an unreadable one: the second figure).
 DUPLICATE_REACH = 0.6
 UNREAD_DUPLICATE_REACH = 0.85
 
-#: A pip layout reading this sure stands against the network unless the network is very sure.
+#: The loose-crop network's reading stands without the pip layouts' opinion at this probability
+#: (measured on the chaseelliottpatterson validation part).
+CROP_NET_SURE = 0.7
+
+#: A centred pip layout reading this sure stands against the loose-crop network unless the network
+#: is surer than ``NET_CROP_OVERRULES`` (rendered and other unfamiliar dice fool the network).
+LAYOUT_CROP_SURE = 0.85
+NET_CROP_OVERRULES = 0.99
+
+#: A pip layout reading this sure stands against the network unless the network is at least
+#: ``NET_VERY_SURE`` of another face (chosen on the validation parts and rendered table scenes).
 LAYOUT_SURE = 0.95
-NET_VERY_SURE = 0.9
+NET_VERY_SURE = 0.6
 
 
 def _odd(n: float) -> int:
@@ -158,14 +172,19 @@ def estimate_die_size(fg: np.ndarray) -> float | None:
     """The typical side of a die, from the widest square that fits in each foreground region.
 
     A die's region holds a square about one die wide, dice touching one another too; thin things
-    (walls, rims, cables) hold much less. The median over regions is robust to a few odd ones; its upper quartile, because a die whose colour is close to the surface shows only part of its square.
+    (walls, rims, cables) hold much less. The upper quartile over regions is robust to a few odd
+    ones and leans to the larger, because a die whose colour is close to the surface shows only
+    part of its square.
     """
     dist = cv2.distanceTransform(fg, cv2.DIST_L2, 5)
     count, labels, stats, _ = cv2.connectedComponentsWithStats(fg, connectivity=8)
     if count <= 1:
         return None
-    widest = np.zeros(count)
-    np.maximum.at(widest, labels.ravel(), dist.ravel())
+    widest = np.zeros(count, np.float32)
+    inside = fg.ravel() > 0
+    depths, owners = dist.ravel()[inside], labels.ravel()[inside]
+    order = np.argsort(depths, kind="stable")
+    widest[owners[order]] = depths[order]        # the deepest pixel of each region is written last
     sides = []
     for i in range(1, count):
         side = 2.0 * widest[i]
@@ -194,7 +213,7 @@ def read_face(crop_bgr: np.ndarray, faces: FaceLibrary | None = None,
     With a face library, symbol faces are tried first; a pip reading is returned otherwise.
     """
     if faces is not None and len(faces):
-        symbol = faces.match(crop_bgr)
+        symbol = faces.match(crop_bgr, face_side or 1.0)
         if symbol.readable:
             return symbol
     return _pips.read_pips(crop_bgr, face_side)
@@ -266,7 +285,7 @@ def candidates(image_bgr: np.ndarray, die_size_px: float | None = None, backgrou
         component = labels[int(y), int(x)]
         if faces is not None and len(faces):
             angle = _blob_angle(labels, component, stats)
-            symbol = faces.match(face_crop(image_bgr, (x, y), size * CROP_MARGIN, angle))
+            symbol = faces.match(face_crop(image_bgr, (x, y), size, angle))
             if symbol.readable:
                 frac = float(stats[component, cv2.CC_STAT_AREA]) / (size * size)
                 out.append(Candidate((float(x), float(y)), float(size), float(angle), symbol, 1,
@@ -340,12 +359,13 @@ def find_dice(image_bgr: np.ndarray, die_size_px: float | None = None, backgroun
         # With a face library the table holds symbol dice, which the network has never seen: it
         # may then doubt a reading but not remove a die.
         may_drop = faces is None or not len(faces)
+        not_a_die = NET_NOT_A_DIE if may_drop else SYMBOLS_NOT_A_DIE
         for c, p in zip(pip_cands, net.probabilities(x)):
             combined = _combine(c.face, p, may_drop)
             if combined is None:
                 continue
             face, die = combined
-            if not face.readable and c.spots == 0 and die < 1.0 - NET_NOT_A_DIE:
+            if not face.readable and c.spots == 0 and die < 1.0 - not_a_die:
                 continue                      # no pips, no known symbol, not die-like
             found.append((die + face.confidence + 0.1 * c.depth, _detection(c, face)))
     return _distinct(found)
@@ -400,15 +420,50 @@ def _distinct(found: list[tuple[float, DieDetection]]) -> list[DieDetection]:
 def read_crop(crop_bgr: np.ndarray, faces: FaceLibrary | None = None) -> DieFace:
     """Read the die in a crop showing one die near its middle, however tightly cut.
 
-    The crop's middle is read as a face filling 60 % to all of the crop; unless that reading is
-    sure, the die is also looked for in the crop (padded with its border colour) as in a photo,
-    and the surer reading wins.
+    The crop's middle is read by pip layouts as a face filling 60 % to all of the crop, and by a
+    small network trained on loose crops of real dice (:func:`controller.vision.pipnet.default_crop`).
+    Where they agree, or the pip reading is sure and the network not very sure, the pip reading
+    stands; otherwise a sure network reading stands. Failing both, the die is also looked for in the
+    crop (padded with its border colour) as in a photo and the surer pip reading wins, the network's
+    reading standing where no pip reading does. With a face library (symbol dice, which the network
+    has never seen) only the pip and symbol readers run.
     """
     h, w = crop_bgr.shape[:2]
     side = min(h, w)
     square = crop_bgr[(h - side) // 2:(h - side) // 2 + side, (w - side) // 2:(w - side) // 2 + side]
     readings = [read_face(square, faces, face_side=f) for f in (0.6, 0.7, 0.85, 1.0)]
     centred = max(readings, key=lambda f: (f.readable, f.confidence))
+    net = _pipnet.default_crop()
+    if net is None or (faces is not None and len(faces)):
+        return _read_crop_classical(crop_bgr, square, faces, centred)
+    learned = _crop_net_reading(net, square)
+    if centred.readable and centred.pips == learned.pips:
+        return DieFace(pips=centred.pips, confidence=max(centred.confidence, learned.confidence))
+    if (centred.readable and centred.confidence >= LAYOUT_CROP_SURE
+            and learned.confidence < NET_CROP_OVERRULES):
+        return centred
+    if learned.confidence >= CROP_NET_SURE:
+        return learned
+    classical = _read_crop_classical(crop_bgr, square, faces, centred)
+    if classical.readable or learned.confidence < _pips.MIN_CONFIDENCE:
+        return classical
+    return learned
+
+
+def _crop_net_reading(net: _pipnet.PipNet, square_bgr: np.ndarray) -> DieFace:
+    """The loose-crop network's reading, averaged over the crop's quarter turns and mirror images."""
+    f = _pipnet.crop_features(square_bgr)
+    views = [np.rot90(g, k, axes=(1, 2)) for g in (f, f[:, :, ::-1]) for k in range(4)]
+    p = net.probabilities(np.ascontiguousarray(np.stack(views)))[:, :_pipnet.NOT_A_DIE].mean(axis=0)
+    p = p / max(1e-6, float(p.sum()))
+    best = int(np.argmax(p))
+    return DieFace(pips=best + 1, confidence=round(float(p[best]), 3))
+
+
+def _read_crop_classical(crop_bgr: np.ndarray, square: np.ndarray, faces: FaceLibrary | None,
+                         centred: DieFace) -> DieFace:
+    """:func:`read_crop` by pip layouts and the die finder alone, given the centred square's reading."""
+    h, w = crop_bgr.shape[:2]
     if centred.readable and centred.confidence >= 0.9:
         return centred
     pad = max(h, w) // 2

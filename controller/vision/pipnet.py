@@ -5,9 +5,13 @@ but real photos hold dice it misreads: marbled bodies, pips half lost in glare, 
 taken for the top's. This network sees the same crop (the face turned square, a little margin
 around it) as two 32x32 planes, the pip-contrast map and the lightness, and gives the probability of
 each face 1..6 and of "not a die". It is a small convolutional network (three 3x3 convolution
-layers, two dense layers, about 45,000 weights) run with numpy. It was trained on the training parts of the real photo sets only
-(``bench/train_pipnet.py``, which also says which files); its weights are a small ``.npz`` beside this
-module. Without that file the classical reading stands alone.
+layers, two dense layers, about 70,000 weights) run with numpy. It was trained on the training parts
+of the real photo sets only (``bench/train_pipnet.py``, which also says which files); its weights are
+a small ``.npz`` beside this module. Without that file the classical reading stands alone.
+
+A second set of weights for the same network (``cropnet.npz``, ``bench/train_cropnet.py``) reads a
+whole loose crop of one die, as cut by hand or by another detector, where no pip layout has squared
+the face yet (:func:`crop_features`, :func:`default_crop`).
 """
 
 from __future__ import annotations
@@ -29,6 +33,12 @@ NOT_A_DIE = 6
 
 WEIGHTS = Path(__file__).with_name("data") / "pipnet.npz"
 
+#: The same network trained on whole loose crops of one die (``bench/train_cropnet.py``).
+CROP_WEIGHTS = Path(__file__).with_name("data") / "cropnet.npz"
+
+#: In a loose crop of one die, the share of the crop's side the face is taken to fill.
+CROP_FACE_SIDE = 0.7
+
 #: Convolution layers (3x3, padding 1, ReLU, 2x2 max-pool) then two dense layers.
 CONV_LAYERS = 3
 
@@ -48,13 +58,20 @@ def features(crop_bgr: np.ndarray, face_side: float) -> np.ndarray:
     return np.stack([spot, grey]).astype(np.float32)
 
 
+def crop_features(crop_bgr: np.ndarray) -> np.ndarray:
+    """The loose-crop network's input for a square crop showing one die near its middle."""
+    return features(cv2.resize(crop_bgr, (64, 64), interpolation=cv2.INTER_AREA), CROP_FACE_SIDE)
+
+
 def _conv_relu_pool(x: np.ndarray, w: np.ndarray, b: np.ndarray) -> np.ndarray:
+    n, c, h, wd = x.shape
     padded = np.pad(x, ((0, 0), (0, 0), (1, 1), (1, 1)))
     windows = np.lib.stride_tricks.sliding_window_view(padded, (3, 3), axis=(2, 3))
-    y = np.einsum("nchwij,ocij->nohw", windows, w, optimize=True) + b[None, :, None, None]
-    y = np.maximum(y, 0.0)
-    n, c, h, wd = y.shape
-    return y[:, :, :h // 2 * 2, :wd // 2 * 2].reshape(n, c, h // 2, 2, wd // 2, 2).max(axis=(3, 5))
+    # One matrix product over every pixel's 3x3 neighbourhood (im2col), then ReLU and 2x2 max-pool.
+    cols = windows.transpose(0, 2, 3, 1, 4, 5).reshape(n * h * wd, c * 9)
+    y = np.maximum(cols @ w.reshape(len(w), -1).T + b, 0.0).reshape(n, h, wd, len(w))
+    y = y[:, :h // 2 * 2, :wd // 2 * 2].reshape(n, h // 2, 2, wd // 2, 2, len(w)).max(axis=(2, 4))
+    return np.ascontiguousarray(y.transpose(0, 3, 1, 2))
 
 
 class PipNet:
@@ -92,3 +109,9 @@ class PipNet:
 def default() -> PipNet | None:
     """The shipped network, or None where its weights file is absent."""
     return PipNet.load(WEIGHTS) if WEIGHTS.is_file() else None
+
+
+@functools.lru_cache(maxsize=1)
+def default_crop() -> PipNet | None:
+    """The shipped loose-crop network, or None where its weights file is absent."""
+    return PipNet.load(CROP_WEIGHTS) if CROP_WEIGHTS.is_file() else None
