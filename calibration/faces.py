@@ -3,16 +3,24 @@
 For each face of a die, the user puts the die alone in the camera's view with that face up and presses
 Enter; the top face is found, cut out and stored as a reference under ``state_dir()/faces/DIE/FACE.png``.
 Faces already stored for other dice are kept; a face shown again replaces its old picture.
+
+A reference is the top face alone, edge to edge, as the table reads it. With a calibrated mat the die
+is shown on the mat and cut out by the table's own pipeline (:meth:`FrameAnalyser.top_face_crop`), so
+the references are framed, lit and resampled exactly like the faces read during a game; without one,
+the die is found in the plain picture.
 """
 
 from __future__ import annotations
 
 import argparse
 from collections.abc import Callable, Sequence
+
+import cv2
 import numpy as np
 
 from controller.vision import dice as _dice
 from controller.vision.faces import FaceLibrary, check_name
+from controller.vision.pipeline import FrameAnalyser
 
 FrameSource = Callable[[], np.ndarray]
 
@@ -21,16 +29,29 @@ FrameSource = Callable[[], np.ndarray]
 #: is the middle of a lone die; thin things and edges are shallower).
 MIN_DEPTH = 0.3
 
+#: How far from the surface's colour (Euclidean, 0..441 in BGR) a pixel must be to belong to the die.
+SURFACE_DIFFERENCE = 40.0
+
 
 class CalibrationError(ValueError):
     """A face could not be captured; the message says what to change."""
 
 
-def capture_face(frame: np.ndarray, die_size_px: float | None = None) -> np.ndarray:
-    """The crop of the single die's top face in ``frame``, cut as the finder cuts faces for reading.
+def capture_face(frame: np.ndarray, die_size_px: float | None = None,
+                 analyser: FrameAnalyser | None = None) -> np.ndarray:
+    """The single die's top face in ``frame``, cut edge to edge as the table reads faces.
 
-    Every solid die-sized region counts (a symbol face has no pips to go by); there must be one.
+    With ``analyser`` (a calibrated mat) the die must stand alone on the mat; otherwise every solid
+    die-sized region of the picture counts (a symbol face has no pips to go by) and there must be one.
     """
+    if analyser is not None:
+        on_mat = [d for d in analyser.analyse(frame).dice if d.on_mat]
+        if len(on_mat) != 1:
+            what = "no die" if not on_mat else f"{len(on_mat)} dice"
+            raise CalibrationError(f"{what} on the mat: put the one die alone on the mat, away from the "
+                                   "temples and the markers, with nothing else on it")
+        d = on_mat[0]
+        return analyser.top_face_crop(frame, np.array([d.x_mm, d.y_mm]), d.level * analyser.edge, d.angle_deg)
     found = [c for c in _dice.candidates(frame, die_size_px=die_size_px) if c.depth >= MIN_DEPTH]
     if not found:
         raise CalibrationError("no die found in the picture: put the die in the middle of the view, "
@@ -39,7 +60,29 @@ def capture_face(frame: np.ndarray, die_size_px: float | None = None) -> np.ndar
         where = ", ".join(f"({c.center[0]:.0f}, {c.center[1]:.0f})" for c in found[:5])
         raise CalibrationError(f"{len(found)} dice or die-like things in the picture (at {where}): "
                                "show one die at a time")
-    return _dice.candidate_crop(frame, found[0])
+    centre, side, angle = _outline(frame, found[0].center)
+    return _dice.face_crop(frame, centre, side, angle)
+
+
+def _outline(frame: np.ndarray, near: tuple[float, float]) -> tuple[tuple[float, float], float, float]:
+    """Centre, side and angle of the die standing out from the plain surface at ``near``.
+
+    The surface's colour is the median of the picture's border; the die is the region that differs
+    from it around ``near``, and its smallest enclosing rectangle gives the face square (a symbol face
+    has no pips from which to measure it).
+    """
+    border = np.concatenate([frame[0], frame[-1], frame[:, 0], frame[:, -1]]).astype(np.float32)
+    distance = np.linalg.norm(frame.astype(np.float32) - np.median(border, axis=0), axis=2)
+    mask = (distance > SURFACE_DIFFERENCE).astype(np.uint8)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+    _, labels = cv2.connectedComponents(mask)
+    label = labels[int(round(near[1])), int(round(near[0]))]
+    if label == 0:
+        raise CalibrationError("the die does not stand out from the surface: use a plain surface of "
+                               "another colour than the die")
+    points = np.column_stack(np.nonzero(labels == label)[::-1]).astype(np.float32)
+    (cx, cy), (w, h), angle = cv2.minAreaRect(points)
+    return (float(cx), float(cy)), float(max(w, h)), float(angle)
 
 
 def check_names(die: str, face_names: Sequence[str]) -> None:
@@ -53,11 +96,13 @@ def check_names(die: str, face_names: Sequence[str]) -> None:
 
 def calibrate(die: str, face_names: Sequence[str], grab: FrameSource, ask: Callable[[str], str],
               library: FaceLibrary | None = None, say: Callable[[str], None] = print,
-              die_size_px: float | None = None, attempts: int = 3) -> FaceLibrary:
+              die_size_px: float | None = None, attempts: int = 3,
+              analyser: FrameAnalyser | None = None) -> FaceLibrary:
     """Capture every face in ``face_names`` of ``die`` and add it to ``library`` (loaded if None).
 
     ``grab`` returns a BGR frame; ``ask`` shows a prompt and returns the user's answer (``input``).
-    Answering ``s`` skips a face; a failed capture is retried up to ``attempts`` times.
+    Answering ``s`` skips a face; a failed capture is retried up to ``attempts`` times. ``analyser``
+    (a calibrated mat's :class:`FrameAnalyser`) makes the faces be taken from the mat, as they are read.
     """
     check_names(die, face_names)
     library = library if library is not None else FaceLibrary.load()
@@ -69,7 +114,7 @@ def calibrate(die: str, face_names: Sequence[str], grab: FrameSource, ask: Calla
                 say(f"skipped {face}")
                 break
             try:
-                crop = capture_face(grab(), die_size_px)
+                crop = capture_face(grab(), die_size_px, analyser)
             except CalibrationError as exc:
                 say(f"{exc} (try {attempt} of {attempts})")
                 continue
@@ -89,17 +134,35 @@ def _frame_source(spec: str):
     return open_source(spec)
 
 
+def _mat_analyser(layout_name: str) -> FrameAnalyser | None:
+    """The calibrated mat's analyser, or ``None`` (with a note) when that mat is not calibrated."""
+    from controller.vision.mat import load_layout
+    from controller.vision.profile import CalibrationError as MatNotCalibrated, TableProfile
+
+    layout = load_layout(layout_name)
+    try:
+        profile = TableProfile.load(layout.name)
+    except MatNotCalibrated:
+        print(f"the {layout.name} mat is not calibrated: the die is found in the plain picture. Faces read "
+              f"best when taught on the calibrated mat (bitbox calibrate mat --layout {layout.name}).")
+        return None
+    return FrameAnalyser(layout, profile)
+
+
 def _run(args: argparse.Namespace) -> int:
     from controller.cli import CommandError
+    from controller.vision.mat import MatLayoutError
     from controller.vision.sources import SourceError
 
     faces = [f.strip() for f in args.faces.split(",") if f.strip()]
     try:
         check_names(args.die, faces)            # before the camera is opened
+        analyser = _mat_analyser(args.layout)
         with _frame_source(args.source) as source:
-            library = calibrate(args.die, faces, source.read, input, die_size_px=args.die_size)
+            library = calibrate(args.die, faces, source.read, input, die_size_px=args.die_size,
+                                analyser=analyser)
         folder = library.save()
-    except (CalibrationError, SourceError, ValueError) as exc:
+    except (CalibrationError, SourceError, MatLayoutError, ValueError) as exc:
         raise CommandError(str(exc)) from exc
     except EOFError:
         raise CommandError("input ended before every face was shown; nothing was saved") from None
@@ -123,6 +186,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--source", default="picamera2",
                         help="picamera2 (default), a device number, or a folder of photos (one per face, "
                         "in the order of --faces, sorted by name) or one image")
+    parser.add_argument("--layout", default="puxes",
+                        help="the calibrated mat to show the die on (default puxes); without a calibrated "
+                        "mat the die is found in the plain picture")
     parser.add_argument("--die-size", type=float, default=None,
-                        help="side of a die in pixels, if known (found automatically otherwise)")
+                        help="side of a die in pixels, when no mat is calibrated (found automatically otherwise)")
     parser.set_defaults(handler=_run)

@@ -43,6 +43,18 @@ def check_name(kind: str, name: str) -> str:
     return name
 
 
+def _face_only(crop_bgr: np.ndarray, face_side: float) -> np.ndarray:
+    """The central square of ``crop_bgr`` that holds the face, ``face_side`` of its side."""
+    if not 0.0 < face_side <= 1.0:
+        raise ValueError(f"face_side must be in (0, 1], not {face_side!r}")
+    if face_side == 1.0:
+        return crop_bgr
+    h, w = crop_bgr.shape[:2]
+    side = max(1, round(min(h, w) * face_side))
+    y, x = (h - side) // 2, (w - side) // 2
+    return crop_bgr[y:y + side, x:x + side]
+
+
 def _normalise(crop_bgr: np.ndarray, size: int) -> np.ndarray:
     """Grey, resampled, contrast-equalised and softened: a blur makes the correlation forgive the
     few degrees of turn and pixel of shift between a reference and a later view."""
@@ -102,9 +114,13 @@ class FaceLibrary:
         self._index(ref)
         return ref
 
-    def scores(self, crop_bgr: np.ndarray) -> list[tuple[float, Reference]]:
-        """Every reference's best correlation with ``crop_bgr`` over rotations and small shifts."""
-        window = _normalise(crop_bgr, SEARCH_SIZE).astype(np.float32)
+    def scores(self, crop_bgr: np.ndarray, face_side: float = 1.0) -> list[tuple[float, Reference]]:
+        """Every reference's best correlation with ``crop_bgr`` over rotations and small shifts.
+
+        References are faces cut edge to edge; ``face_side`` is the face's side as a fraction of the
+        crop's side, for crops taken with a margin around the face.
+        """
+        window = _normalise(_face_only(crop_bgr, face_side), SEARCH_SIZE).astype(np.float32)
         out = []
         for ref, rotations in self._rotations:
             best = max(float(cv2.matchTemplate(window, rot, cv2.TM_CCOEFF_NORMED).max())
@@ -113,9 +129,10 @@ class FaceLibrary:
         out.sort(key=lambda item: -item[0])
         return out
 
-    def match(self, crop_bgr: np.ndarray) -> DieFace:
-        """The face shown in ``crop_bgr`` (a square crop centred on a top face), or unreadable."""
-        ranked = self.scores(crop_bgr)
+    def match(self, crop_bgr: np.ndarray, face_side: float = 1.0) -> DieFace:
+        """The face shown in ``crop_bgr`` (a square crop centred on a top face whose side is
+        ``face_side`` of the crop's), or unreadable."""
+        ranked = self.scores(crop_bgr, face_side)
         if not ranked:
             return DieFace()
         score, ref = ranked[0]

@@ -183,3 +183,45 @@ def test_calibrate_faces_command_from_a_folder_of_photos(tmp_path, monkeypatch):
     assert args.handler(args) == 0
     lib = FaceLibrary.load()
     assert lib.match(symbol_face("soleil", turns=1)).symbol == "soleil"
+
+
+# ---- faces taught on the calibrated mat are read by the table ---------------------------------
+
+def test_faces_taught_on_the_calibrated_mat_are_read_during_a_game():
+    """``bitbox calibrate faces`` with a calibrated mat cuts each reference the way the table's
+    pipeline cuts faces during a game, so dice elsewhere on the mat, turned, read as those faces."""
+    from controller.vision.pipeline import FrameAnalyser
+    from controller.vision.render import Die, Lighting, Scene, render
+    from table_scenes import layout, profile_for
+
+    lay = layout("puxes")
+    profile, camera = profile_for("puxes")
+    taught = ["soleil", "bombe", "smiley", "pirate"]
+    shown = iter(render(Scene(lay, dice=(Die(450.0, 300.0, name, 10.0 * k),), camera=camera,
+                              lighting=Lighting(), seed=k)).image for k, name in enumerate(taught))
+    lib = calib.calibrate("oni", taught, lambda: next(shown), ask=lambda prompt: "", library=FaceLibrary(),
+                          say=lambda text: None, analyser=FrameAnalyser(lay, profile))
+    assert len(lib) == len(taught)
+
+    places = [(300.0, 200.0, 35.0), (600.0, 420.0, 70.0), (520.0, 150.0, 5.0), (380.0, 460.0, 55.0)]
+    game = Scene(lay, dice=tuple(Die(x, y, name, a) for (x, y, a), name in zip(places, reversed(taught))),
+                 camera=camera, lighting=Lighting(), seed=7)
+    seen = FrameAnalyser(lay, profile, faces=lib).analyse(render(game).image).dice
+    read = {}
+    for die in seen:
+        nearest = min(range(len(places)), key=lambda i: (places[i][0] - die.x_mm) ** 2 + (places[i][1] - die.y_mm) ** 2)
+        read[nearest] = die.face.symbol
+    assert read == {i: name for i, name in enumerate(reversed(taught))}
+
+
+def test_without_a_mat_the_reference_is_the_face_alone_and_margin_crops_still_match():
+    """Without a calibrated mat the die is found in the plain picture and stored edge to edge; a crop
+    taken with a margin around the face matches it once told how much of the crop is the face."""
+    lib = FaceLibrary()
+    lib.add("oni", "bombe", calib.capture_face(table_with(symbol_face("bombe"))))
+    lib.add("oni", "pirate", calib.capture_face(table_with(symbol_face("pirate"))))
+    face = cv2.resize(symbol_face("bombe", turns=1), (60, 60), interpolation=cv2.INTER_AREA)
+    with_margin = cv2.copyMakeBorder(face, 12, 12, 12, 12, cv2.BORDER_CONSTANT, value=(90, 120, 90))
+    assert lib.match(with_margin, face_side=60 / 84).symbol == "bombe"
+    with pytest.raises(ValueError, match="face_side"):
+        lib.match(with_margin, face_side=1.5)
