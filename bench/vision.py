@@ -28,7 +28,7 @@ from controller.vision.mat import load_layout  # noqa: E402
 from controller.vision.pipeline import FrameAnalyser, TableWatcher  # noqa: E402
 from controller.vision.profile import calibrate_mat  # noqa: E402
 from controller.vision.render import (  # noqa: E402
-    Die, Lighting, Scene, fitting_camera, random_scene, render, render_empty)
+    Die, Lighting, Scene, fitting_camera, match_truth, random_scene, render, render_empty, visible_tops)
 
 
 def calibrated(layout, tilt: float, yaw: float, lighting: Lighting):
@@ -38,23 +38,6 @@ def calibrated(layout, tilt: float, yaw: float, lighting: Lighting):
     dice = random_scene(layout, 12, seed=999, camera=cam, lighting=lighting)
     prof.edge_offset_px = FrameAnalyser(layout, prof).measure_edge_offset(render(dice).image)
     return prof, cam
-
-
-def tops(truth):
-    return [t for t in truth if not any(o.level > t.level and math.hypot(o.x_mm - t.x_mm, o.y_mm - t.y_mm) < 1
-                                        for o in truth)]
-
-
-def match(found, truth, max_mm):
-    pairs = sorted((math.hypot(f.x_mm - t.x_mm, f.y_mm - t.y_mm), i, j)
-                   for i, f in enumerate(found) for j, t in enumerate(truth))
-    uf, ut, out = set(), set(), []
-    for d, i, j in pairs:
-        if d <= max_mm and i not in uf and j not in ut:
-            uf.add(i)
-            ut.add(j)
-            out.append((found[i], truth[j], d))
-    return out
 
 
 def scene_params(rng):
@@ -76,13 +59,13 @@ def positions(layout, n_scenes: int, seed: int) -> dict[str, float]:
         naive = FrameAnalyser(layout, prof, parallax=False)
         scene = random_scene(layout, 18, seed=seed * 100 + k, temples=True, camera=cam, lighting=lighting)
         frame = render(scene)
-        truth = tops(list(frame.truth))
+        truth = visible_tops(list(frame.truth))
         found = analyser.analyse(frame.image).dice
-        pairs = match(found, truth, 15.0)
+        pairs = match_truth(found, truth, 15.0)
         on += [d for _, _, d in pairs]
         levels += [f.level == t.level for f, t, _ in pairs]
         faces += [f.face.pips == t.top for f, t, _ in pairs]
-        off += [d for _, _, d in match(naive.analyse(frame.image).dice, truth, 60.0)]
+        off += [d for _, _, d in match_truth(naive.analyse(frame.image).dice, truth, 60.0)]
         found_n += len(pairs)
         truth_n += len(truth)
         extra += len(found) - len(pairs)

@@ -483,6 +483,29 @@ def render(scene: Scene) -> Rendered:
     return Rendered(image, cam, tuple(truth), tuple(boxes), scene)
 
 
+def visible_tops(truth: list[DieTruth]) -> list[DieTruth]:
+    """The dice the camera can see from above: a die with another standing on it is left out."""
+    return [t for t in truth if not any(o.level > t.level and math.hypot(o.x_mm - t.x_mm, o.y_mm - t.y_mm) < 1
+                                        for o in truth)]
+
+
+def match_truth(found: list, truth: list[DieTruth], max_mm: float) -> list[tuple[object, DieTruth, float]]:
+    """Pairs (found die, visible true die, distance in mm), nearest first, each die used once, none
+    further apart than ``max_mm``. ``found`` holds anything with ``x_mm`` and ``y_mm``."""
+    tops = visible_tops(truth)
+    pairs = sorted((math.hypot(f.x_mm - t.x_mm, f.y_mm - t.y_mm), i, j)
+                   for i, f in enumerate(found) for j, t in enumerate(tops))
+    used_found: set[int] = set()
+    used_truth: set[int] = set()
+    out = []
+    for d, i, j in pairs:
+        if d <= max_mm and i not in used_found and j not in used_truth:
+            used_found.add(i)
+            used_truth.add(j)
+            out.append((found[i], tops[j], d))
+    return out
+
+
 def render_empty(scene: Scene) -> np.ndarray:
     """The same scene with no dice and no hands (the calibration's empty-mat image)."""
     return render(dataclasses.replace(scene, dice=(), hands=())).image

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import dataclasses
-import math
 from functools import lru_cache
 
 import numpy as np
@@ -11,7 +10,8 @@ import numpy as np
 from controller.vision.mat import MatLayout, load_layout
 from controller.vision.pipeline import FrameAnalyser
 from controller.vision.profile import TableProfile, calibrate_mat
-from controller.vision.render import CameraSpec, Lighting, Scene, fitting_camera, random_scene, render, render_empty
+from controller.vision.render import (CameraSpec, Lighting, Scene, fitting_camera, match_truth, random_scene,
+                                      render, render_empty)
 
 
 @lru_cache(maxsize=4)
@@ -43,17 +43,7 @@ def analyser_for(name: str, tilt_deg: float = 0.0, **kw: object) -> tuple[FrameA
 
 def match(found: list, truth: list, max_mm: float = 15.0) -> list[tuple[object, object, float]]:
     """Pairs (found, truth, distance) nearest first, each used once; hidden bottom dice excluded."""
-    tops = [t for t in truth if not any(o is not t and o.level > t.level and
-                                        math.hypot(o.x_mm - t.x_mm, o.y_mm - t.y_mm) < 1 for o in truth)]
-    pairs = sorted(((math.hypot(f.x_mm - t.x_mm, f.y_mm - t.y_mm), i, j) for i, f in enumerate(found)
-                    for j, t in enumerate(tops)))
-    used_f, used_t, out = set(), set(), []
-    for d, i, j in pairs:
-        if d <= max_mm and i not in used_f and j not in used_t:
-            used_f.add(i)
-            used_t.add(j)
-            out.append((found[i], tops[j], d))
-    return out
+    return match_truth(found, truth, max_mm)
 
 
 def rms(values: list[float]) -> float:
