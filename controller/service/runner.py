@@ -136,13 +136,18 @@ def serve_dashboard(session: Any, hub: Hub, config: ServiceConfig, token: str | 
     return server, token
 
 
+def open_store(config: ServiceConfig) -> GameStore:
+    """The configured event log, or a :class:`ServiceError` saying why it cannot be opened."""
+    try:
+        return GameStore(config.db_path())
+    except StoreError as exc:
+        raise ServiceError(str(exc)) from None
+
+
 def run_service(config: ServiceConfig, run: RunOptions) -> Session:
     """Run the console as configured; returns the session once the loop has ended."""
     out = run.out
-    try:
-        store = GameStore(config.db_path())
-    except StoreError as exc:
-        raise ServiceError(str(exc)) from None
+    store = open_store(config)
     backend = None
     server = None
     try:

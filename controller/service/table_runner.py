@@ -23,9 +23,9 @@ from typing import Any, TextIO
 from controller.engines.puxes import PuxesGame
 from controller.service.config import ServiceConfig
 from controller.service.hub import Hub
-from controller.service.runner import ServiceError, _signals, matching_unfinished, serve_dashboard
+from controller.service.runner import ServiceError, _signals, matching_unfinished, open_store, serve_dashboard
 from controller.service.session import SessionError
-from controller.service.store import GameStore, StoreError
+from controller.service.store import StoreError
 from controller.service.table import TableSession, TableSetup
 from controller.service.watchdog import Watchdog
 from controller.vision.mat import MatLayout
@@ -194,10 +194,7 @@ def run_table_service(config: ServiceConfig, setup: TableSetup, layout: MatLayou
                       driver: Driver, run: TableRun) -> TableSession:
     """Run the table as configured; returns the session once the driver has finished."""
     out = run.out
-    try:
-        store = GameStore(config.db_path())
-    except StoreError as exc:
-        raise ServiceError(str(exc)) from None
+    store = open_store(config)
     server = None
     try:
         hub = Hub()
