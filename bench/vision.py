@@ -1,6 +1,6 @@
 """Table-camera figures on rendered scenes with exact ground truth.
 
-    python bench/vision.py [--scenes N] [--topples N] [--quick]
+    python bench/vision.py [--scenes N] [--topples N] [--quick] [--no-real] [--verbose] [--misread DIR]
 
 Prints: position error (RMS, mm) with and without the parallax correction; milliseconds from a still
 1280x720 frame with 20 dice to a TableSnapshot on one core; temple topples detected and false topples on
@@ -49,7 +49,7 @@ def scene_params(rng):
     return tilt, yaw, lighting
 
 
-def positions(layout, n_scenes: int, seed: int) -> dict[str, float]:
+def positions(layout, n_scenes: int, seed: int, misread_dir: Path | None = None) -> dict[str, float]:
     rng = np.random.default_rng(seed)
     on, off, levels, faces, found_n, truth_n, extra = [], [], [], [], 0, 0, 0
     for k in range(n_scenes):
@@ -65,6 +65,14 @@ def positions(layout, n_scenes: int, seed: int) -> dict[str, float]:
         on += [d for _, _, d in pairs]
         levels += [f.level == t.level for f, t, _ in pairs]
         faces += [f.face.pips == t.top for f, t, _ in pairs]
+        if misread_dir is not None:
+            misread_dir.mkdir(parents=True, exist_ok=True)
+            for f, t, _ in pairs:
+                if f.face.pips != t.top:
+                    crop = analyser.top_face_crop(frame.image, np.array([f.x_mm, f.y_mm]), f.level * analyser.edge,
+                                                  f.angle_deg)
+                    cv2.imwrite(str(misread_dir / f"scene{k}-die{t.index}-{t.top}-as-{f.face.label}.png"),
+                                cv2.resize(crop, None, fx=3, fy=3, interpolation=cv2.INTER_NEAREST))
         off += [d for _, _, d in match_truth(naive.analyse(frame.image).dice, truth, 60.0)]
         found_n += len(pairs)
         truth_n += len(truth)
@@ -189,12 +197,14 @@ def main() -> None:
     ap.add_argument("--quick", action="store_true", help="fewer scenes, for a smoke run")
     ap.add_argument("--no-real", action="store_true", help="skip the real photo sets")
     ap.add_argument("--verbose", action="store_true", help="describe each missed or false topple")
+    ap.add_argument("--misread", type=Path, metavar="DIR",
+                    help="write the top-face crop of each misread die as a PNG into DIR")
     args = ap.parse_args()
     if args.quick:
         args.scenes, args.topples = 3, 10
     layout = load_layout("puxes")
     t0 = time.time()
-    p = positions(layout, args.scenes, seed=1)
+    p = positions(layout, args.scenes, seed=1, misread_dir=args.misread)
     print(f"positions: {p['dice']} dice in {args.scenes} rendered PuXes scenes (1280x720, camera tilt 0-20 deg)")
     print(f"  found {p['found']:.1%} of dice, {p['extra']} spurious; levels right {p['levels']:.1%}")
     print(f"  position error RMS with parallax correction: {p['rms_on']:.2f} mm (95th percentile {p['p95_on']:.2f} mm)")

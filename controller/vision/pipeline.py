@@ -24,6 +24,7 @@ Stillness, identities and topples are kept across snapshots by :class:`TableWatc
 
 from __future__ import annotations
 
+import cmath
 import dataclasses
 import logging
 import math
@@ -67,6 +68,7 @@ class FoundDie:
     top_size_px: float
     extents_mm: tuple[float, float, float] = (0.0, 0.0, 1.0)   # silhouette's inner, outer extent, g
     assumed_level: bool = False      # level from the temple zones or history, not from the height
+    height_sigma_mm: float = 0.0     # how uncertain the measured height is (large near the nadir)
 
 
 @dataclasses.dataclass
@@ -109,6 +111,7 @@ class FrameAnalyser:
         if self.background.shape[:2] != (self.rectifier.height_px, self.rectifier.width_px):
             raise ValueError("the empty-mat image does not match the profile's scale; calibrate the mat again")
         self._bg_f = self.background.astype(np.float32) + 8.0
+        self._core_kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7))
         self.mask = cv2.erode(self.rectifier.visible, np.ones((5, 5), np.uint8))
         self.diff_threshold = diff_threshold
         self.parallax = parallax
@@ -117,6 +120,8 @@ class FrameAnalyser:
         self.stack_hints: list[tuple[float, float, float, str | None]] = []
         self._readings: list[tuple[float, float, float, int, DieFace, str | None]] = []
         self.temples = [z for z in layout.zones_of_kind("temple")]
+        #: The top-face crop's margin (side, flat indices) and the colour names and references.
+        self._ring: tuple[int, np.ndarray, list[str], np.ndarray] | None = None
 
     # -- pixels <-> mm in the rectified view ---------------------------------------------------------
     def die_px(self, level: int = 1) -> float:
@@ -128,25 +133,69 @@ class FrameAnalyser:
         """What differs from the empty mat, uniform darkening (shadows) and brightening excepted.
 
         A shadow or a change of light scales the mat's three channels alike; a die changes their
-        balance (or darkens far more, for a black die).
+        balance (or darkens far more, for a black die). Glare on the mat (see :meth:`_glare`) is
+        light too, not a die.
         """
         diff = cv2.absdiff(rect, self.background)
         b, g, r = cv2.split(diff)
         absdiff = cv2.max(cv2.max(b, g), r)
-        ratio = cv2.divide(cv2.add(rect.astype(np.float32), 8.0), self._bg_f)
-        rb, rg, rr = cv2.split(ratio)
-        rmax = cv2.max(cv2.max(rb, rg), rr)
-        rmin = cv2.min(cv2.min(rb, rg), rr)
-        spread = cv2.subtract(rmax, rmin)
-        uniform = spread < 0.14
-        lighting = uniform & (((rmin > 0.3) & (rmax < 0.97)) | ((rmin > 1.03) & (rmax < 1.25)))
         fg = cv2.compare(absdiff, self.diff_threshold, cv2.CMP_GT)
-        fg[lighting] = 0
+        # The channels' ratios are only needed where the mat changed (a few per cent of the view).
+        nz = cv2.findNonZero(fg)
+        if nz is None:
+            return fg
+        nz = nz.reshape(-1, 2)
+        xs, ys = nz[:, 0], nz[:, 1]
+        at = ys.astype(np.intp) * rect.shape[1] + xs
+        now = rect.reshape(-1, 3).take(at, axis=0).astype(np.float32)
+        ratio = (now + 8.0) / self._bg_f.reshape(-1, 3).take(at, axis=0)
+        r0, r1, r2 = ratio[:, 0], ratio[:, 1], ratio[:, 2]
+        rmax, rmin = np.maximum(np.maximum(r0, r1), r2), np.minimum(np.minimum(r0, r1), r2)
+        uniform = (rmax - rmin) < 0.14
+        lighting = uniform & (((rmin > 0.3) & (rmax < 0.97)) | ((rmin > 1.03) & (rmax < 1.25)))
+        glare, white = self._glare(now, self._bg_f.reshape(-1, 3).take(at, axis=0) - 8.0)
+        if white.any() and glare.any():
+            # A glare's core saturates every channel, whatever the mat's colour: it is glare where it
+            # lies within the glare's own halo (a die overexposed to white has no such halo).
+            halo = np.zeros_like(fg)
+            halo.reshape(-1)[at[glare]] = 255
+            halo = cv2.dilate(halo, self._core_kernel)
+            glare |= white & (halo.reshape(-1).take(at) > 0)
+        lighting |= glare
+        fg.reshape(-1)[at[lighting]] = 0
         fg = cv2.bitwise_and(fg, self.mask)
         fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
         k = max(3, int(self.edge * self.s * 0.15) | 1)
         fg = cv2.morphologyEx(fg, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
         return fg
+
+    @staticmethod
+    def _glare(now: np.ndarray, before: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Which pixels (rows of BGR values, now and on the empty mat) a glare explains, and which
+        are saturated white on a print that is not dark (a glare's core, or an overexposed die).
+
+        A specular highlight adds the light's own colour: about the same amount to each channel,
+        up to saturation. A channel that saturated is consistent with any amount that would have
+        taken it there. On a dark print (a marker's black) a white die looks the same, so it stays.
+        """
+        glare = np.zeros(len(now), bool)
+        white = np.zeros(len(now), bool)
+        # Only pixels brighter (or saturated) in every channel, on a print that is not dark, can be
+        # glare: a few.
+        idx = np.flatnonzero(np.logical_and.reduce(
+            [((now[:, c] > before[:, c] + 8) | (now[:, c] >= 250)) & (before[:, c] >= 40) for c in range(3)]))
+        if not len(idx):
+            return glare, white
+        now, before = now[idx], before[idx]
+        # Channel by channel: numpy's reductions across three columns cost more than the arithmetic.
+        channels = [(now[:, c] - before[:, c], now[:, c] >= 250, before[:, c]) for c in range(3)]
+        lo = np.minimum.reduce([np.where(clip, np.inf, d) for d, clip, _ in channels])
+        hi = np.maximum.reduce([np.where(clip, -np.inf, d) for d, clip, _ in channels])
+        even = np.isfinite(lo) & (hi - lo <= 0.25 * hi + 10)
+        reaches = np.logical_and.reduce([~clip | (was + hi >= 245) for _, clip, was in channels])
+        glare[idx] = even & reaches
+        white[idx] = np.logical_and.reduce([clip for _, clip, _ in channels])
+        return glare, white
 
     def analyse(self, frame: np.ndarray, incremental: bool = False) -> Analysis:
         """Every die and occlusion in one frame.
@@ -261,7 +310,7 @@ class FrameAnalyser:
         when its dice do not overlap, and the split whose dice fit best wins.
         """
         single = self._measure(frame, rect, outline, None, area, centroid)
-        if single is not None and abs(single[1] - 1) < 0.25:
+        if single is not None and self._misfit(*single) < 0.25:
             return [single[0]]
         dets = self._find_in(rect, box)
         x, y, bw, bh = box
@@ -270,9 +319,10 @@ class FrameAnalyser:
         region &= fg[y:y + bh, x:x + bw]
         ys, xs = np.nonzero(region)
         pts = np.column_stack([xs + x, ys + y]).astype(np.float32)
-        best: tuple[float, list[FoundDie]] | None = None
+        # (misfit, area misfit, dice): the best explanation by misfit; kept only when its area fits.
+        best: tuple[float, float, list[FoundDie]] | None = None
         if single is not None:
-            best = (abs(single[1] - 1), [single[0]])
+            best = (self._misfit(*single), abs(single[1] - 1), [single[0]])
         splits: list[tuple[np.ndarray, list[Any]]] = []
         if len(dets) >= 2:
             centres = np.array([d.center for d in dets], np.float32)
@@ -291,12 +341,20 @@ class FrameAnalyser:
             if any(math.hypot(a.x_mm - b.x_mm, a.y_mm - b.y_mm) < 0.85 * self.edge
                    for i, a in enumerate(dice) for b in dice[i + 1:]):
                 continue            # dice cannot overlap: not a real split
-            err = max(abs(p[1] - 1) for p in parts if p is not None)
+            err = max(self._misfit(*p) for p in parts if p is not None)
             if best is None or err < best[0]:
-                best = (err, dice)
-        if best is None or best[0] > 0.5:
+                best = (err, max(abs(p[1] - 1) for p in parts if p is not None), dice)
+        if best is None or best[1] > 0.5:
             return []          # not shaped like dice: a shadow's or a sleeve's edge, a crumb
-        return best[1]
+        return best[2]
+
+    def _misfit(self, die: FoundDie, fit: float) -> float:
+        """How badly one measured die explains its silhouette: the area's misfit (observed over
+        predicted area, off 1), or the height's when that is worse, in die edges beyond three times
+        its uncertainty. Two dice whose silhouettes touch, measured as one, make a region the size
+        of a stack's but a top face higher than any stack's."""
+        excess = abs(die.height_mm - die.level * self.edge) - 3 * die.height_sigma_mm
+        return max(abs(fit - 1), max(0.0, excess) / self.edge)
 
     def _measure(self, frame: np.ndarray, rect: np.ndarray, pts_px: np.ndarray, det: Any,
                  area_px: float | None = None, centroid_px: np.ndarray | None = None
@@ -358,38 +416,64 @@ class FrameAnalyser:
         inside = [self.layout.on_mat(float(px), float(py)) for px, py in base]
         return FoundDie(float(true[0]), float(true[1]), level, float(height), angle % 90.0, face or _UNREAD, colour,
                         any(inside), any(inside) and not all(inside), (float(top_px[0]), float(top_px[1])),
-                        float(top_size), (raw_min, raw_max, g), assumed), fit
+                        float(top_size), (raw_min, raw_max, g), assumed, float(sigma_h)), fit
 
     def _level(self, frame: np.ndarray, at: np.ndarray, angle: float, height: float, sigma_h: float
                ) -> tuple[int, DieFace | None, bool]:
         """1 for a die on the mat, 2 for the top of a stack; the face when it had to be read; and
         whether the level was assumed rather than measured.
 
-        Away from the camera's nadir the measured height decides. Near it the height is too uncertain:
-        a stack standing there at the last snapshot (``stack_hints``) still stands if the die seen there
-        has not moved or turned; if it has, it stands only if its face is the top's (a fallen temple
-        shows its bottom die's face) -- and :meth:`analyse` then also checks that no die appeared
-        nearby. With no history, a temple zone holds a temple.
+        Away from the camera's nadir the measured height decides, unless a stack stood there at the
+        last snapshot (``stack_hints``) and the height is short of a stack's: then a face other than
+        the top's (a fallen temple's bottom die) says the stack fell. Near the nadir the height is too
+        uncertain: a stack that stood there still stands unless another face shows there (even when
+        that die stayed put); if that die has moved or turned, :meth:`analyse` also checks that no
+        die appeared nearby. With no history, a temple zone holds a temple.
         """
         e = self.edge
         in_temple = any(math.hypot(*(np.array(z.params["center"]) - at)) < z.params.get("radius_mm", 0) + 0.6 * e
                         for z in self.temples)
+        hint = next((h for h in self.stack_hints if math.hypot(h[0] - at[0], h[1] - at[1]) < 0.6 * e), None)
         if sigma_h < 0.3 * e:
-            if in_temple:
-                return (2 if height > 1.25 * e else 1), None, False
+            read: DieFace | None = None
+            if hint is not None and height < 2 * e - 2 * sigma_h:
+                verdict, read = self._shows(frame, at, angle, hint[3])
+                if verdict == "other":
+                    return 1, read, True
             # Away from the temples a stack is rare: it needs a clearer height.
-            return (2 if height > 1.7 * e else 1), None, False
-        for hx, hy, hangle, label in self.stack_hints:
-            if math.hypot(hx - at[0], hy - at[1]) < 0.6 * e:
-                turned = abs((angle - hangle + 45.0) % 90.0 - 45.0)
-                if math.hypot(hx - at[0], hy - at[1]) < 1.5 and turned < 2.5:
-                    return 2, None, False
-                face = self._read(frame, np.asarray(at), 2 * e, angle)
-                same = not face.readable or label is None or face.label == label
-                return (2 if same else 1), (face if same else None), True
+            if height > (1.25 if in_temple else 1.7) * e:
+                return 2, read, False
+            return 1, None, False
+        if hint is not None:
+            hx, hy, hangle, label = hint
+            verdict, face = self._shows(frame, at, angle, label)
+            if verdict == "other":
+                return 1, face, True
+            turned = abs((angle - hangle + 45.0) % 90.0 - 45.0)
+            unmoved = math.hypot(hx - at[0], hy - at[1]) < 1.5 and turned < 2.5
+            return 2, face, not unmoved
         if in_temple:
             return 2, None, True
         return (2 if height > 1.7 * e + sigma_h else 1), None, False
+
+    def _shows(self, frame: np.ndarray, at: np.ndarray, angle: float, label: str | None
+               ) -> tuple[str | None, DieFace | None]:
+        """Whether the die at ``at`` shows a standing stack's top face ``label`` ("top"), another face
+        ("other") or cannot tell (None); with the face read at the height that implies (None when
+        it is still to be read, at a single die's height).
+
+        The face is read where a stack's top would be; cut there, a single die's face is off and may
+        read as nothing, so it is then read at a single die's height too."""
+        e = self.edge
+        face = self._read(frame, np.asarray(at), 2 * e, angle)
+        if label is None:
+            return None, face
+        if face.readable:
+            return ("top", face) if face.label == label else ("other", None)
+        low = self._read(frame, np.asarray(at), e, angle)
+        if low.readable and low.label != label:
+            return "other", low
+        return None, face
 
     def measure_edge_offset(self, frame: np.ndarray) -> float:
         """With only single dice (no stacks) on the mat, the edge offset (px) that makes their measured
@@ -418,8 +502,16 @@ class FrameAnalyser:
 
         corners = self._footprint(np.asarray(centre, np.float64), angle)
         px = self.profile.camera.project(np.column_stack([corners, np.full(4, -height)])).astype(np.float32)
+        # Warp from the face's own neighbourhood of the frame (the same pixels, far less memory to
+        # walk); two pixels of margin cover the interpolation, and the frame's edge stays its edge.
+        h, w = frame.shape[:2]
+        x0 = min(max(int(math.floor(float(px[:, 0].min()))) - 2, 0), w - 1)
+        y0 = min(max(int(math.floor(float(px[:, 1].min()))) - 2, 0), h - 1)
+        x1 = max(min(int(math.ceil(float(px[:, 0].max()))) + 3, w), x0 + 1)
+        y1 = max(min(int(math.ceil(float(px[:, 1].max()))) + 3, h), y0 + 1)
         dst = np.array([[0, 0], [CANON, 0], [CANON, CANON], [0, CANON]], np.float32)
-        return cv2.warpPerspective(frame, cv2.getPerspectiveTransform(px, dst), (CANON, CANON),
+        M = cv2.getPerspectiveTransform(px - np.array([x0, y0], np.float32), dst)
+        return cv2.warpPerspective(frame[y0:y1, x0:x1], M, (CANON, CANON),
                                    flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
     def _read(self, frame: np.ndarray, centre: np.ndarray, height: float, angle: float) -> DieFace:
@@ -432,13 +524,17 @@ class FrameAnalyser:
         if not self.profile.colours:
             return None
         n = crop.shape[0]
-        a, b = int(n * 0.07), int(n * 0.16)
-        ring = np.ones((n, n), bool)
-        ring[b:n - b, b:n - b] = False
-        ring[:a, :] = ring[n - a:, :] = ring[:, :a] = ring[:, n - a:] = False
-        body = np.median(crop[ring].reshape(-1, 3), axis=0)
-        names = list(self.profile.colours)
-        refs = np.array([self.profile.colours[k] for k in names], np.float32)
+        if self._ring is None or self._ring[0] != n:
+            a, b = int(n * 0.07), int(n * 0.16)
+            ring = np.ones((n, n), bool)
+            ring[b:n - b, b:n - b] = False
+            ring[:a, :] = ring[n - a:, :] = ring[:, :a] = ring[:, n - a:] = False
+            names = list(self.profile.colours)
+            # Every third pixel of the margin is plenty for a median colour.
+            self._ring = (n, np.flatnonzero(ring)[::3], names,
+                          np.array([self.profile.colours[k] for k in names], np.float32))
+        _, at, names, refs = self._ring
+        body = np.median(crop.reshape(-1, 3).take(at, axis=0), axis=0)
         return names[int(np.linalg.norm(refs - body, axis=1).argmin())]
 
 
@@ -450,15 +546,17 @@ def silhouette_angle(hull_px: np.ndarray) -> float:
     shorter. A length-weighted mean of edge directions modulo 90 degrees, then refined on the edges
     near it, gives the die's axes.
     """
-    d = np.diff(np.vstack([hull_px, hull_px[:1]]), axis=0).astype(np.float64)
-    length = np.hypot(d[:, 0], d[:, 1])
-    theta = np.arctan2(d[:, 1], d[:, 0])
-    z = np.sum(length ** 2 * np.exp(4j * theta))
-    est = np.angle(z) / 4
-    off = np.angle(np.exp(4j * (theta - est))) / 4
-    near = np.abs(off) < math.radians(15)
-    if near.any():
-        est = est + np.sum(length[near] * off[near]) / np.sum(length[near])
+    # Plain floats: a hull has a few dozen points, too few for numpy to pay off.
+    pts = [(float(x), float(y)) for x, y in hull_px.reshape(-1, 2)]
+    edges = []
+    for (x0, y0), (x1, y1) in zip(pts, pts[1:] + pts[:1]):
+        edges.append((math.hypot(x1 - x0, y1 - y0), math.atan2(y1 - y0, x1 - x0)))
+    est = cmath.phase(sum(length ** 2 * cmath.exp(4j * theta) for length, theta in edges)) / 4
+    near = [(length, off) for length, off in
+            ((length, cmath.phase(cmath.exp(4j * (theta - est))) / 4) for length, theta in edges)
+            if abs(off) < math.radians(15)]
+    if near:
+        est += sum(length * off for length, off in near) / sum(length for length, _ in near)
     return float(math.degrees(est) % 90.0)
 
 

@@ -11,8 +11,10 @@ how well it fits gives the confidence, and the fit gives the face's centre, turn
 from __future__ import annotations
 
 import dataclasses
+import functools
 import itertools
 import math
+import statistics
 from collections.abc import Callable
 
 import cv2
@@ -67,12 +69,15 @@ def spot_map(face_bgr: np.ndarray, face_side: float = 1.0) -> np.ndarray:
     return cv2.GaussianBlur(spot, (3, 3), 0)
 
 
-def _detector(face_side: float) -> cv2.SimpleBlobDetector:
+@functools.lru_cache(maxsize=512)
+def _detector(face_side: float, max_threshold: int = 220) -> cv2.SimpleBlobDetector:
+    """The pip blob detector for a face of ``face_side`` (fraction of the crop), thresholding at
+    16, 22, 28... below ``max_threshold``."""
     side = face_side * CANON
     params = cv2.SimpleBlobDetector_Params()
     params.blobColor = 255
     params.minThreshold = 16
-    params.maxThreshold = 220
+    params.maxThreshold = max_threshold
     params.thresholdStep = 6
     params.minRepeatability = 2
     params.minDistBetweenBlobs = 0.12 * side
@@ -98,12 +103,20 @@ def find_pips(face_bgr: np.ndarray, face_side: float = 1.0) -> list[Pip]:
     spot = spot_map(face_bgr, face_side)
     image = np.clip(spot, 0, 255).astype(np.uint8)
     pips: list[Pip] = []
-    for kp in _detector(face_side).detect(image):
+    # Levels at or above the map's brightest pixel are empty: stopping there finds the same blobs.
+    # A blob must show at two levels at least (16 and 22), so a map that never exceeds 22 has none.
+    top = int(image.max())
+    if top <= 22:
+        return pips
+    for kp in _detector(face_side, min(220, top + 1)).detect(image):
         x, y = kp.pt
         r = max(1.0, kp.size / 2.0)
         x0, x1 = int(max(0, x - r / 2)), int(min(CANON, x + r / 2 + 1))
         y0, y1 = int(max(0, y - r / 2)), int(min(CANON, y + r / 2 + 1))
-        contrast = float(spot[y0:y1, x0:x1].mean()) if x1 > x0 and y1 > y0 else 0.0
+        # The window's mean as ndarray.mean computes it (float32 sum, divided in float64), for
+        # less of its per-call overhead.
+        window = spot[y0:y1, x0:x1]
+        contrast = float(np.float32(float(window.sum()) / window.size)) if window.size else 0.0
         pips.append(Pip(float(x), float(y), float(math.pi * r * r), contrast))
     return pips
 
@@ -122,6 +135,28 @@ class Fit:
     centre: tuple[float, float]
 
 
+def _rotations() -> np.ndarray:
+    cos, sin = np.cos(_ANGLES), np.sin(_ANGLES)
+    return np.stack([np.stack([cos, -sin], -1), np.stack([sin, cos], -1)], -2)   # A x 2 x 2
+
+
+#: Each layout turned by every angle of ``_ANGLES`` at a unit grid step (A x n x 2), with its
+#: points' RMS distance from the centre; made once, as every fit places the same layouts.
+_TURNED: dict[int, list[tuple[np.ndarray, float]]] = {
+    n: [(np.einsum("aij,nj->ani", _rotations(), np.asarray(layout, dtype=np.float64)),
+         math.sqrt(float((np.asarray(layout, dtype=np.float64) ** 2).sum(1).mean())))
+        for layout in layouts]
+    for n, layouts in _LAYOUTS.items()
+}
+
+
+def _layout_step(rel: np.ndarray, n: int, step_hint: float) -> float:
+    """The grid step at which the ``n``-pip layout has the RMS spread of ``rel`` (points about their
+    centre); the same for each orientation of the layout."""
+    rms_obs = math.sqrt(float((rel ** 2).sum(1).mean()))
+    return rms_obs / _TURNED[n][0][1] if rms_obs > 0 else step_hint
+
+
 def fit_layout(points: np.ndarray, n: int, step_hint: float) -> Fit:
     """Place the ``n``-pip layout on ``points`` (n x 2) by rotation, scale and shift; least residual."""
     centre = points.mean(axis=0)
@@ -129,14 +164,9 @@ def fit_layout(points: np.ndarray, n: int, step_hint: float) -> Fit:
     best = Fit(n, math.inf, step_hint, 0.0, (float(centre[0]), float(centre[1])))
     if n == 1:
         return Fit(1, float(np.linalg.norm(rel)) / step_hint, step_hint, 0.0, best.centre)
-    cos, sin = np.cos(_ANGLES), np.sin(_ANGLES)
-    rot = np.stack([np.stack([cos, -sin], -1), np.stack([sin, cos], -1)], -2)   # A x 2 x 2
-    for layout in _LAYOUTS[n]:
-        ref = np.asarray(layout, dtype=np.float64)
-        rms_ref = math.sqrt(float((ref ** 2).sum(1).mean()))
-        rms_obs = math.sqrt(float((rel ** 2).sum(1).mean()))
-        step = rms_obs / rms_ref if rms_obs > 0 else step_hint
-        target = np.einsum("aij,nj->ani", rot, ref) * step                    # A x n x 2
+    step = _layout_step(rel, n, step_hint)
+    for turned, _ in _TURNED[n]:
+        target = turned * step                                                 # A x n x 2
         d = np.linalg.norm(rel[None, :, None, :] - target[:, None, :, :], axis=3)  # A x n x n
         # Each observed pip to its nearest layout point, and each layout point to its nearest pip:
         # both small only when the points coincide one to one.
@@ -147,7 +177,14 @@ def fit_layout(points: np.ndarray, n: int, step_hint: float) -> Fit:
     return best
 
 
-def _inside(fit: Fit, point: np.ndarray, reach: float) -> bool:
+#: How far from a face's centre (grid steps, along either axis) a pip of that face can be found:
+#: pips sit one step out and the fit is off by a tenth or two. Beyond lies the face's rim,
+#: where the rounded edges and corners, and the side faces or mat showing past them, make pip-like
+#: spots that belong to no pip.
+PIP_REACH = 1.3
+
+
+def _inside(fit: Fit, point: np.ndarray, reach: float = PIP_REACH) -> bool:
     """Whether ``point`` lies within ``reach`` grid steps of the fitted face's centre (square)."""
     c, s = math.cos(fit.angle), math.sin(fit.angle)
     dx, dy = point[0] - fit.centre[0], point[1] - fit.centre[1]
@@ -163,8 +200,9 @@ def best_reading(pips: list[Pip], face_side: float, max_offset: float | None = N
     Pips on the dice's side faces, pips seen through a translucent die and spots of glare may be
     among ``pips``: the reading is the largest subset that fits a layout, has pips of one size and
     contrast, a grid step that suits a face of ``face_side`` pixels, and leaves no other pip of that
-    kind inside the face it implies. With ``max_offset``, the face's centre must lie within that many
-    face sides of the crop's centre; ``accept`` may veto a placement (e.g. a face off the die's body).
+    kind where the face it implies has its pips (:data:`PIP_REACH`). With ``max_offset``, the face's
+    centre must lie within that many face sides of the crop's centre; ``accept`` may veto a placement
+    (e.g. a face off the die's body).
     ``step_range``: the grid steps allowed, in pixels (default: 0.4 to 1.4 times ``face_side / 3.8``).
     """
     if not pips:
@@ -173,17 +211,32 @@ def best_reading(pips: list[Pip], face_side: float, max_offset: float | None = N
     pts = np.array([[p.x, p.y] for p in pips], dtype=np.float64)
     areas = np.array([p.area for p in pips])
     contrasts = np.array([p.contrast for p in pips])
+    xs, ys = [float(v) for v in pts[:, 0]], [float(v) for v in pts[:, 1]]
+    area_l, contrast_l = [float(v) for v in areas], [float(v) for v in contrasts]
     lo, hi = step_range if step_range is not None else (face_side / 3.8 * 0.4, face_side / 3.8 * 1.4)
     step_hint = math.sqrt(lo * hi)
     best: tuple[Fit | None, float] = (None, 0.0)
     for k in range(min(6, len(pips)), 0, -1):
+        rms_ref = _TURNED[k][0][1]
         for subset in itertools.combinations(range(len(pips)), k):
-            idx = list(subset)
-            sub_areas, sub_contrasts = areas[idx], contrasts[idx]
-            uniform = float(sub_areas.min() / sub_areas.max())
-            even = float(sub_contrasts.min() / sub_contrasts.max())
+            # The cheap tests first, on plain floats: most subsets fail one of them.
+            sub_a = [area_l[i] for i in subset]
+            sub_c = [contrast_l[i] for i in subset]
+            uniform = min(sub_a) / max(sub_a)
+            even = min(sub_c) / max(sub_c)
             if uniform < 0.35 or even < 0.45:
                 continue
+            # The face's centre and grid step do not depend on the layout's turn: a subset placed
+            # off the middle or at a step out of range is not worth fitting.
+            cx = sum(xs[i] for i in subset) / k
+            cy = sum(ys[i] for i in subset) / k
+            if max_offset is not None and math.hypot(cx - CANON / 2, cy - CANON / 2) > max_offset * face_side:
+                continue
+            if k > 1:
+                rms_obs = math.sqrt(sum((xs[i] - cx) ** 2 + (ys[i] - cy) ** 2 for i in subset) / k)
+                if not lo <= (rms_obs / rms_ref if rms_obs > 0 else step_hint) <= hi:
+                    continue
+            idx = list(subset)
             fit = fit_layout(pts[idx], k, step_hint)
             if k == 1:
                 # One pip: it must sit in the middle of the die's square.
@@ -195,20 +248,17 @@ def best_reading(pips: list[Pip], face_side: float, max_offset: float | None = N
                 shape = max(0.0, 1.0 - fit.residual / 0.3)
             if shape <= 0:
                 continue
-            if max_offset is not None and math.hypot(fit.centre[0] - CANON / 2,
-                                                     fit.centre[1] - CANON / 2) > max_offset * face_side:
-                continue
-            like = (contrasts >= 0.45 * float(np.median(sub_contrasts))) & \
-                   (areas >= 0.3 * float(np.median(sub_areas)))
+            median_area = statistics.median(sub_a)
+            like = (contrasts >= 0.45 * statistics.median(sub_c)) & (areas >= 0.3 * median_area)
             if k == 1:
                 # No orientation to go by: no pip of the same kind anywhere on the face.
-                alone = (areas >= 0.6 * sub_areas[0]) & like
+                alone = (areas >= 0.6 * sub_a[0]) & like
                 if any(alone[i] and math.dist(pts[i], pts[idx[0]]) < 2.9 * step_hint
                        for i in range(len(pips)) if i != idx[0]):
                     continue
-            elif any(like[i] and _inside(fit, pts[i], 1.75) for i in range(len(pips)) if i not in subset):
+            elif any(like[i] and _inside(fit, pts[i]) for i in range(len(pips)) if i not in subset):
                 continue
-            diameter = 2 * math.sqrt(float(np.median(sub_areas)) / math.pi)
+            diameter = 2 * math.sqrt(median_area / math.pi)
             if not 0.8 <= fit.step / diameter <= 4.0:
                 continue
             confidence = shape * (0.7 + 0.15 * min(1.0, uniform / 0.6) + 0.15 * min(1.0, even / 0.7))

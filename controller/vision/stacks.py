@@ -2,8 +2,8 @@
 
 A die measured at level 2 stands on a die the camera cannot see; :meth:`StackTracker.expand` adds that
 hidden die (level 1, same place, face unknown) so both have identities. A stack standing in the
-previous snapshot and gone in this one has toppled: it is reported once, with where its two dice went
-(their tracked positions, or the nearest dice that moved).
+previous snapshot and gone from its place in this one has toppled: it is reported once, with where its
+two dice went (their tracked positions, or the nearest dice that moved).
 """
 
 from __future__ import annotations
@@ -82,8 +82,11 @@ class StackTracker:
         for b, t in self._pairs(dice):
             sid = None
             for s in self.standing.values():
-                if (s.top in (t.die_id, b.die_id) or s.bottom in (t.die_id, b.die_id)
-                        or math.hypot(s.x_mm - t.x_mm, s.y_mm - t.y_mm) < 0.5 * self.edge_mm):
+                # The same stack stands where it stood: its dice standing as a stack a die's width
+                # away or more make another (the one that stood there fell; stacks are not slid).
+                dist = math.hypot(s.x_mm - t.x_mm, s.y_mm - t.y_mm)
+                if dist < 0.5 * self.edge_mm or (dist < self.edge_mm and (
+                        s.top in (t.die_id, b.die_id) or s.bottom in (t.die_id, b.die_id))):
                     sid = s.stack_id
                     break
             if sid is None or sid in now:

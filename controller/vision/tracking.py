@@ -80,19 +80,25 @@ class DiceTracker:
         self.known: dict[int, DieObservation] = {}
         self._next_id = 1
 
-    def _cost(self, a: DieObservation, b: DieObservation) -> float:
-        d = math.hypot(a.x_mm - b.x_mm, a.y_mm - b.y_mm)
-        if d > self.gate_mm:
-            return _BIG
-        if a.face.readable and b.face.readable and a.face.label != b.face.label:
-            d += 0.6 * self.edge_mm
-        if a.level != b.level:
-            d += 1.0 * self.edge_mm
-        return d
+    def _costs(self, observed: list[DieObservation], prev: list[DieObservation]) -> np.ndarray:
+        """The cost of pairing each observed die (rows) with each known die (columns): the distance
+        moved, plus 0.6 edge when both faces were read and differ, plus one edge when the stack level
+        changed; beyond ``gate_mm``, never."""
+        if not observed or not prev:
+            return np.zeros((len(observed), len(prev)))
+        o_xy = np.array([(d.x_mm, d.y_mm) for d in observed])
+        p_xy = np.array([(d.x_mm, d.y_mm) for d in prev])
+        dist = np.hypot(o_xy[:, None, 0] - p_xy[None, :, 0], o_xy[:, None, 1] - p_xy[None, :, 1])
+        o_label = np.array([d.face.label if d.face.readable else "" for d in observed], object)[:, None]
+        p_label = np.array([d.face.label if d.face.readable else "" for d in prev], object)[None, :]
+        relabelled = (o_label != p_label) & (o_label != "") & (p_label != "")
+        restacked = np.array([d.level for d in observed])[:, None] != np.array([d.level for d in prev])[None, :]
+        cost = dist + 0.6 * self.edge_mm * relabelled + 1.0 * self.edge_mm * restacked
+        return np.where(dist > self.gate_mm, _BIG, cost)
 
     def _assign(self, observed: list[DieObservation]) -> tuple[list[DieObservation], set[int]]:
         prev = list(self.known.values())
-        cost = np.array([[self._cost(o, p) for p in prev] for o in observed]).reshape(len(observed), len(prev))
+        cost = self._costs(observed, prev)
         pairs = [(i, j) for i, j in hungarian(cost) if cost[i, j] < _BIG]
         out: list[DieObservation | None] = [None] * len(observed)
         moved: set[int] = set()

@@ -9,10 +9,10 @@ import math
 import cv2
 import numpy as np
 import pytest
-from table_scenes import analyser_for, layout, match, rms
+from table_scenes import analyser_for, layout, match, profile_for, rms
 
-from controller.vision.pipeline import TableWatcher
-from controller.vision.render import Die, Hand, Lighting, random_scene, render, temple
+from controller.vision.pipeline import FrameAnalyser, TableWatcher
+from controller.vision.render import Die, Hand, Lighting, Scene, fitting_camera, random_scene, render, temple
 from controller.vision.snapshot import TableSnapshot
 
 
@@ -175,3 +175,78 @@ def test_fingers_at_the_edge_make_no_dice(hand: Hand) -> None:
     assert len(analysis.occlusions) == 1
     pairs = match(analysis.dice, list(frame.truth), 3.0)
     assert len(pairs) == len(analysis.dice) == 8
+
+
+@pytest.mark.parametrize("tilt", [0.0, 12.0])
+@pytest.mark.parametrize("seed", [21, 22])
+def test_every_top_face_reads_on_a_rendered_table(tilt: float, seed: int) -> None:
+    """Faces cut exactly to the top square show its rim and rounded corners: every die still reads."""
+    analyser, cam = analyser_for("puxes", tilt)
+    scene = random_scene(layout("puxes"), 18, seed=seed, temples=True, camera=cam,
+                         lighting=Lighting(glare=1, gradient=0.2))
+    frame = render(scene)
+    pairs = match(analyser.analyse(frame.image).dice, list(frame.truth))
+    assert len(pairs) == 20
+    assert [t.top for _, t, _ in pairs] == [f.face.pips for f, _, _ in pairs]
+
+
+def far_analyser(tilt: float, yaw: float) -> FrameAnalyser:
+    prof, _ = profile_for("puxes", tilt, yaw)
+    return FrameAnalyser(layout("puxes"), prof)
+
+
+def test_two_dice_whose_silhouettes_touch_far_from_the_camera_are_two_dice() -> None:
+    """Far from the camera's nadir a die's silhouette is long: two dice 40 mm apart along the line to
+    the nadir make one region, the size of a stack's but too tall for one. It is two dice."""
+    analyser = far_analyser(12.0, 180.0)
+    lay = layout("puxes")
+    dice = (Die(154, 301, 4, 4), Die(189, 281, 2, 1))
+    frame = render(Scene(lay, dice, camera=fitting_camera(lay, tilt_deg=12.0, yaw_deg=180.0), seed=4,
+                         lighting=Lighting(gradient=0.28, shadow=0.34, blur_sigma=0.79, noise_sigma=2.2)))
+    found = analyser.analyse(frame.image).dice
+    pairs = match(found, list(frame.truth), 3.0)
+    assert len(found) == len(pairs) == 2
+    assert all(f.level == 1 for f in found)
+
+
+def add_glare(image: np.ndarray, at_px: tuple[float, float], radius_px: float) -> np.ndarray:
+    """A specular highlight as the renderer draws one: the light added alike to every channel."""
+    h, w = image.shape[:2]
+    yy, xx = np.ogrid[0:h, 0:w]
+    spot = np.exp(-((xx - at_px[0]) ** 2 + (yy - at_px[1]) ** 2) / (2 * radius_px ** 2))
+    return np.clip(image + 120 * spot[..., None], 0, 255).astype(np.uint8)
+
+
+def test_glare_on_the_mat_beside_a_die_is_not_part_of_it() -> None:
+    """A highlight on the mat touching a die's silhouette would make it look taller (a loose die read
+    as a stack) or wider (a temple split in two): the glare is light, not a die."""
+    analyser, cam = analyser_for("puxes", 8.0)
+    lay = layout("puxes")
+    dice = (*temple(150, 300, 4, 2, 20), Die(400, 500, 6, 40))
+    frame = render(Scene(lay, dice, camera=cam, seed=75))
+    image = frame.image
+    for x, y in ((172, 292), (422, 500)):
+        px = frame.camera.project(np.array([[x, y, 0.0]]))[0]
+        image = add_glare(image, (float(px[0]), float(px[1])), 6.0)
+    found = analyser.analyse(image).dice
+    pairs = match(found, list(frame.truth), 3.0)
+    assert len(found) == len(pairs) == 2
+    assert all(f.level == t.level for f, t, _ in pairs)
+
+
+def test_a_fallen_temple_whose_bottom_die_stayed_put_is_toppled() -> None:
+    """Near the nadir one die and a stack look alike. A knocked temple whose bottom die did not move
+    or turn shows that die's own face where the top's was: it has fallen."""
+    lay = layout("puxes")
+    prof, cam = profile_for("puxes", 14.0, 164.0)
+    watcher = TableWatcher(FrameAnalyser(lay, prof))
+    before = random_scene(lay, 8, seed=3, temples=True, camera=cam)
+    loose = before.dice[4:]
+    standing = (*temple(150, 300, 5, 2, 10), *temple(750, 300, 4, 3, 30))
+    first = watcher.snapshot(render(dataclasses.replace(before, dice=(*standing, *loose))).image, 0.0)
+    assert len([s for s in first.stacks if not s.toppled]) == 2
+    # The top die lands beside; the bottom one stays exactly where the stack stood, turned as its top was.
+    after = (*standing[:2], Die(750, 300, 3, 33.0), Die(805, 339, 2, 44), *loose)
+    snap = watcher.snapshot(render(dataclasses.replace(before, dice=after, seed=1)).image, 1.0)
+    toppled = [s for s in snap.stacks if s.toppled]
+    assert len(toppled) == 1 and toppled[0].x_mm == pytest.approx(750, abs=3)
