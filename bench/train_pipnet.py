@@ -107,7 +107,7 @@ def train(x: np.ndarray, y: np.ndarray, epochs: int, channels: tuple[int, ...] =
 
     torch.manual_seed(seed)
     layers: list[nn.Module] = []
-    channels = (2, *channels)
+    channels = (x.shape[1], *channels)
     for i in range(pipnet.CONV_LAYERS):
         layers += [nn.Conv2d(channels[i], channels[i + 1], 3, padding=1), nn.ReLU(), nn.MaxPool2d(2)]
     side = pipnet.SIDE // 2 ** pipnet.CONV_LAYERS

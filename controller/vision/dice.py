@@ -1,6 +1,11 @@
 """Finding dice in an image and reading their top faces.
 
-:func:`find_dice` looks for regions that stand out from the surface the dice lie on: against an
+In a photo with no picture of the empty surface, :func:`find_dice` uses the learned die finder and
+face reader (:mod:`controller.vision.dicenet`, :func:`find_learned`) where their weights are
+present. With the empty mat (the live table) or a face library of symbol dice, which the networks
+have never seen, it uses the classical finder below.
+
+The classical finder looks for regions that stand out from the surface the dice lie on: against an
 image of the empty mat when one is given, otherwise against a smooth estimate of the surface made from
 the photo itself. The point deepest inside each die-sized part of those regions is a place that may
 hold a die; there the pips are found and fitted to the six layouts (:mod:`controller.vision.pips`),
@@ -21,6 +26,7 @@ from typing import TYPE_CHECKING
 import cv2
 import numpy as np
 
+from controller.vision import dicenet as _dicenet
 from controller.vision import pipnet as _pipnet
 from controller.vision import pips as _pips
 from controller.vision.snapshot import DieFace
@@ -90,6 +96,23 @@ NET_CROP_OVERRULES = 0.99
 #: ``NET_VERY_SURE`` of another face (chosen on the validation parts and rendered table scenes).
 LAYOUT_SURE = 0.95
 NET_VERY_SURE = 0.6
+
+
+#: The learned finder's centre probability from which a place is looked at, and the product of it
+#: and the face reader's "a die" probability from which a die is reported (chosen on the
+#: validation parts of the real photo sets).
+LEARNED_MIN_SCORE = 0.3
+LEARNED_DIE = 0.35
+
+#: The weight of the finder's own face probabilities against the face reader's.
+FINDER_FACE_WEIGHT = 0.3
+
+#: A pip layout's size replaces the learned finder's where the two are within this factor range.
+SIZE_FIT_RANGE = (0.4, 2.5)
+
+#: Below this probability of its likeliest face, a die found by the learned finder is unreadable
+#: (on the validation parts, readings under 0.6 were wrong more often than right, over it all right).
+LEARNED_SURE = 0.6
 
 
 def _odd(n: float) -> int:
@@ -343,10 +366,15 @@ def find_dice(image_bgr: np.ndarray, die_size_px: float | None = None, backgroun
     it); otherwise it is estimated from the image. ``background_bgr``: the empty mat, same size.
     ``mask``: non-zero where dice may be. ``faces``: a DiXe face library.
 
-    Places that may hold a die are read by pip layouts (:func:`candidates`), then checked by the
-    small learned reader (:mod:`controller.vision.pipnet`), which also tells dice from die-like
-    things; where its weights are absent, the pip layout reading stands alone (:func:`locate`).
+    Without ``background_bgr`` and ``faces``, the learned finder reads the photo
+    (:func:`find_learned`). Otherwise places that may hold a die are read by pip layouts
+    (:func:`candidates`), then checked by the small learned reader (:mod:`controller.vision.pipnet`),
+    which also tells dice from die-like things; where its weights are absent, the pip layout
+    reading stands alone (:func:`locate`).
     """
+    finder = _dicenet.default()
+    if finder is not None and background_bgr is None and (faces is None or not len(faces)):
+        return find_learned(image_bgr, finder, die_size_px, mask)
     net = _pipnet.default()
     if net is None:
         return locate(image_bgr, die_size_px, background_bgr, mask, faces)
@@ -369,6 +397,64 @@ def find_dice(image_bgr: np.ndarray, die_size_px: float | None = None, backgroun
                 continue                      # no pips, no known symbol, not die-like
             found.append((die + face.confidence + 0.1 * c.depth, _detection(c, face)))
     return _distinct(found)
+
+
+def find_learned(image_bgr: np.ndarray, finder: _dicenet.DiceNet, die_size_px: float | None = None,
+                 mask: np.ndarray | None = None) -> list[DieDetection]:
+    """The dice the learned finder sees (:mod:`controller.vision.dicenet`), each face read by its
+    second stage, the face reader, where its weights are present, else by the finder's own face
+    probabilities. The pip layouts, fitted where the reading says, give each face's turn."""
+    if image_bgr is None or image_bgr.ndim != 3 or image_bgr.shape[2] != 3:
+        raise ValueError("find_dice needs a colour (BGR, 3-channel) image")
+    h, w = image_bgr.shape[:2]
+    dets = []
+    for det in finder.detect(image_bgr, LEARNED_MIN_SCORE):
+        x, y = det.center
+        if mask is None or mask[min(h - 1, max(0, int(y))), min(w - 1, max(0, int(x)))]:
+            dets.append(det)
+    sizes = [float(die_size_px or det.size) for det in dets]
+    reader = _dicenet.default_reader()
+    if reader is not None and dets:
+        probs = _dicenet.read(reader, np.stack([_dicenet.reader_input(image_bgr, det.center, size)
+                                                for det, size in zip(dets, sizes)]))
+    else:
+        probs = [np.append(det.faces, 0.0) for det in dets]
+    kept = []
+    for det, size, p in zip(dets, sizes, probs):
+        die = det.score * (1.0 - float(p[_pipnet.NOT_A_DIE]))
+        if die < LEARNED_DIE:
+            continue
+        face = _learned_face(p, det.faces)
+        angle, fitted = 0.0, None
+        if face.pips is not None and face.pips > 1:
+            _, fit, _ = _read_at(image_bgr, det.center, size, 0.0, (size / 12.0, size / 2.0))
+            if fit is not None and fit.pips == face.pips:
+                angle = math.degrees(fit.angle) % 90.0
+                ratio = fit.step * FACE_PER_STEP / size
+                fitted = ratio if SIZE_FIT_RANGE[0] <= ratio <= SIZE_FIT_RANGE[1] else None
+        kept.append((die, det, size, face, angle, fitted))
+    # The finder's sizes are rougher than the pip layouts': where a layout agreeing with the face
+    # gives a size, that stands, and the others are scaled as those were (the dice in one photo
+    # are seen alike). The sizes only place the corners; the reading is done.
+    ratios = [fitted for *_, fitted in kept if fitted is not None]
+    scale = float(np.median(ratios)) if ratios and not die_size_px else 1.0
+    found: list[tuple[float, DieDetection]] = []
+    for die, det, size, face, angle, fitted in kept:
+        side = size if die_size_px else size * (fitted or scale)
+        found.append((die, _detection(Candidate(det.center, side, angle, face, 0, 0.0, 1.0), face)))
+    # The face reader has judged every place a die, read or not.
+    return _distinct(found, unread_reach=DUPLICATE_REACH)
+
+
+def _learned_face(reader: np.ndarray, finder: np.ndarray) -> DieFace:
+    """The face from the reader's probabilities (faces, then "not a die") and the finder's own."""
+    p = reader[:_pipnet.NOT_A_DIE] / max(1e-6, float(reader[:_pipnet.NOT_A_DIE].sum()))
+    p = (1.0 - FINDER_FACE_WEIGHT) * p + FINDER_FACE_WEIGHT * finder
+    best = int(np.argmax(p))
+    sure = float(p[best])
+    if sure < LEARNED_SURE:
+        return DieFace(confidence=round(sure, 3))
+    return DieFace(pips=best + 1, confidence=round(sure, 3))
 
 
 def _combine(classical: DieFace, p: np.ndarray, may_drop: bool = True) -> tuple[DieFace, float] | None:
@@ -404,13 +490,14 @@ def _blob_angle(labels: np.ndarray, component: int, stats: np.ndarray) -> float:
     return float(cv2.minAreaRect(max(contours, key=cv2.contourArea))[2] % 90.0)
 
 
-def _distinct(found: list[tuple[float, DieDetection]]) -> list[DieDetection]:
+def _distinct(found: list[tuple[float, DieDetection]], unread_reach: float = UNREAD_DUPLICATE_REACH,
+              ) -> list[DieDetection]:
     """The best detection of each die: of two closer than ~0.6 die (the larger of the two), the
-    higher scored one stays; an unreadable one must be farther, since a die's side faces and stray
-    pips beside a read face are no die of their own."""
+    higher scored one stays; an unreadable one must be farther (``unread_reach``), since a die's
+    side faces and stray pips beside a read face are no die of their own."""
     kept: list[DieDetection] = []
     for _, det in sorted(found, key=lambda item: -item[0]):
-        reach = DUPLICATE_REACH if det.face.readable else UNREAD_DUPLICATE_REACH
+        reach = DUPLICATE_REACH if det.face.readable else unread_reach
         if all(math.dist(det.center, k.center) >= reach * max(det.size, k.size) for k in kept):
             kept.append(det)
     kept.sort(key=lambda d: (d.center[1], d.center[0]))

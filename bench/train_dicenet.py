@@ -1,0 +1,382 @@
+"""Train the learned die finder (controller/vision/data/dicenet.npz) from the real photo sets' TRAINING parts.
+
+    pip install torch==2.13.0                                   # training only (a CPU build is enough)
+    python bench/train_dicenet.py [--data ../shared/data]       # about half an hour on 2 cores
+
+The service runs the network with numpy (controller/vision/dicenet.py); PyTorch is needed only here.
+
+Splits (the same ones bench/dice_reading.py reports on; nothing held out is read here):
+
+* nell-byler-train: images sorted by name; the first 120 train, the next 20 validate, the last 60
+  are held out.
+* matteop65: Train trains, but every tenth image validates; Valid is held out.
+
+Each step shows the network a batch of 256x256 windows cut from the training photos at a random
+scale (0.55x to 1.6x), turn and mirror, with their colours shuffled and jittered, blurred and
+noised. Targets follow CenterNet: a Gaussian peak at each die's centre (focal loss), the face at and
+around it (cross-entropy), the sub-cell offset of the centre and the face's side (L1). matteop65's
+boxes surround only the pips, so its dice teach no side. Last line: ``validation_recall: X``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from controller.vision import dicenet  # noqa: E402
+from controller.vision import evaluate as ev  # noqa: E402
+
+WINDOW = 256
+GRID = WINDOW // dicenet.STRIDE
+
+#: (in channels, out channels, stride, dilation) of each 3x3 layer; a 1x1 head follows.
+LAYERS = ((3, 16, 2, 1), (16, 24, 2, 1), (24, 32, 1, 1), (32, 48, 2, 1), (48, 48, 1, 2), (48, 64, 1, 4))
+
+#: The centre peak's spread, in cells.
+SIGMA = 0.8
+
+#: The share of training windows cut from rendered scenes rather than photos.
+RENDERED_SHARE = 0.25
+
+
+def splits(data: Path) -> dict[str, list[tuple[ev.Sample, bool]]]:
+    """Training and validation photos, each with whether its boxes give the die's side."""
+    nell = ev.collect(data / "dice-photos" / "nell-byler-train")
+    matteo = ev.collect(data / "dice-photos" / "matteop65" / "Train")
+    return {
+        "train": [(s, True) for s in nell[:120]] + [(s, False) for i, s in enumerate(matteo) if i % 10],
+        "val": [(s, True) for s in nell[120:140]] + [(s, False) for i, s in enumerate(matteo) if not i % 10],
+    }
+
+
+def load(samples: list[tuple[ev.Sample, bool]]) -> list[tuple[np.ndarray, np.ndarray, bool]]:
+    """Each photo with its dice as rows (cx, cy, side, pips) in pixels."""
+    out = []
+    for sample, sized in samples:
+        image = cv2.imread(str(sample.image), cv2.IMREAD_COLOR)
+        h, w = image.shape[:2]
+        labels = ev.read_labels(sample.labels, w, h)
+        rows = np.array([(lab.cx, lab.cy, max(lab.w, lab.h), lab.pips) for lab in labels], np.float32)
+        out.append((image, rows.reshape(-1, 4), sized))
+    return out
+
+
+def rendered(count: int, seed: int) -> list[tuple[np.ndarray, np.ndarray, bool]]:
+    """``count`` rendered table scenes (controller/vision/render.py) with their exact truth: dice
+    of many colours on each mat layout, seen by tilted cameras under varied light. They teach
+    the finder dice unlike the photos' and each face's true side."""
+    from controller.vision import render
+    from controller.vision.mat import available_layouts, load_layout
+
+    rng = np.random.default_rng(seed)
+    layouts = [load_layout(name) for name in available_layouts()]
+    palette = {f"c{i}": tuple(int(v) for v in rng.integers(0, 256, 3)) for i in range(24)}
+    out = []
+    for k in range(count):
+        layout = layouts[k % len(layouts)]
+        camera = render.fitting_camera(layout, tilt_deg=float(rng.uniform(0, 25)),
+                                       yaw_deg=float(rng.uniform(0, 360)), fill=float(rng.uniform(0.6, 1.0)))
+        lighting = render.Lighting(gradient=float(rng.uniform(0, 0.4)), shadow=float(rng.uniform(0.1, 0.5)),
+                                   glare=int(rng.integers(0, 4)), blur_sigma=float(rng.uniform(0.4, 1.2)),
+                                   noise_sigma=float(rng.uniform(0.5, 4.0)))
+        scene = render.random_scene(layout, int(rng.integers(4, 20)), seed=seed * 1000 + k,
+                                    temples=bool(rng.random() < 0.5), camera=camera, lighting=lighting,
+                                    colours=palette)
+        frame = render.render(scene)
+        rows = []
+        for t in render.visible_tops(list(frame.truth)):
+            if not t.in_image or isinstance(t.top, str):
+                continue
+            corners = np.asarray(t.top_corners_px)
+            side = float(np.mean(np.linalg.norm(corners - np.roll(corners, 1, axis=0), axis=1)))
+            rows.append((*t.top_center_px, side, t.top))
+        out.append((frame.image, np.array(rows, np.float32).reshape(-1, 4), True))
+    return out
+
+
+def window(image: np.ndarray, dice: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """A random 256x256 window of ``image`` (scaled, turned, maybe mirrored) and its dice in it."""
+    h, w = image.shape[:2]
+    if len(dice) and rng.random() < 0.7:
+        cx, cy = dice[rng.integers(len(dice)), :2] + rng.normal(0, 50, 2)
+    else:
+        cx, cy = rng.uniform(0, w), rng.uniform(0, h)
+    scale = math.exp(rng.uniform(math.log(0.55), math.log(1.6)))
+    m = cv2.getRotationMatrix2D((float(cx), float(cy)), float(rng.uniform(0, 360)), scale)
+    m[0, 2] += WINDOW / 2 - cx
+    m[1, 2] += WINDOW / 2 - cy
+    out = cv2.warpAffine(image, m, (WINDOW, WINDOW), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    moved = dice.copy()
+    if len(dice):
+        moved[:, :2] = dice[:, :2] @ m[:, :2].T + m[:, 2]
+        moved[:, 2] *= scale
+    if rng.random() < 0.5:
+        out = out[:, ::-1]
+        moved[:, 0] = WINDOW - 1 - moved[:, 0]
+    inside = (moved[:, 0] >= 0) & (moved[:, 0] < WINDOW) & (moved[:, 1] >= 0) & (moved[:, 1] < WINDOW)
+    return np.ascontiguousarray(out), moved[inside]
+
+
+def recolour(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Dice come in every colour: shuffle the channels, jitter gain, offset and gamma, blur, noise."""
+    x = image[:, :, rng.permutation(3)] if rng.random() < 0.5 else image
+    x = x.astype(np.float32)
+    if rng.random() < 0.08:
+        x = 255.0 - x
+    x = x * rng.uniform(0.7, 1.3, 3) + rng.normal(0, 15, 3)
+    x = 255.0 * (np.clip(x, 0, 255) / 255.0) ** math.exp(rng.normal(0, 0.25))
+    if rng.random() < 0.3:
+        x = cv2.GaussianBlur(x, (0, 0), rng.uniform(0.4, 1.3))
+    if rng.random() < 0.5:
+        x = x + rng.normal(0, rng.uniform(1, 6), x.shape)
+    return np.clip(x, 0, 255).astype(np.uint8)
+
+
+def targets(dice: np.ndarray, sized: bool) -> dict[str, np.ndarray]:
+    """CenterNet targets on the 32x32 grid of one window."""
+    heat = np.zeros((GRID, GRID), np.float32)
+    face = np.full((GRID, GRID), -1, np.int64)
+    face_w = np.zeros((GRID, GRID), np.float32)
+    offset = np.zeros((2, GRID, GRID), np.float32)
+    side = np.zeros((GRID, GRID), np.float32)
+    at = np.zeros((GRID, GRID), np.float32)
+    side_at = np.zeros((GRID, GRID), np.float32)
+    gy, gx = np.mgrid[0:GRID, 0:GRID]
+    for cx, cy, s, pips in dice:
+        u, v = cx / dicenet.STRIDE, cy / dicenet.STRIDE
+        i, j = int(v), int(u)
+        g = np.exp(-((gx + 0.5 - u) ** 2 + (gy + 0.5 - v) ** 2) / (2 * SIGMA ** 2))
+        heat = np.maximum(heat, g)
+        near = (np.abs(gx - j) <= 1) & (np.abs(gy - i) <= 1) & (g > face_w)
+        face[near] = int(pips) - 1
+        face_w[near] = g[near]
+        heat[i, j] = 1.0
+        face_w[i, j] = 1.0
+        offset[:, i, j] = (u - j, v - i)
+        at[i, j] = 1.0
+        if sized:
+            side[i, j] = math.log(max(s, 4.0) / dicenet.STRIDE)
+            side_at[i, j] = 1.0
+    return {"heat": heat, "face": face, "face_w": face_w, "offset": offset, "side": side, "at": at,
+            "side_at": side_at}
+
+
+def batch(photos, size: int, rng: np.random.Generator, scenes=()):
+    import torch
+
+    xs, ts = [], []
+    for _ in range(size):
+        pool = scenes if len(scenes) and rng.random() < RENDERED_SHARE else photos
+        image, dice, sized = pool[rng.integers(len(pool))]
+        crop, moved = window(image, dice, rng)
+        crop = recolour(crop, rng)
+        xs.append(crop.transpose(2, 0, 1).astype(np.float32) / 255.0 - 0.5)
+        ts.append(targets(moved, sized))
+    x = torch.from_numpy(np.stack(xs))
+    t = {k: torch.from_numpy(np.stack([d[k] for d in ts])) for k in ts[0]}
+    return x, t
+
+
+def build_model():
+    from torch import nn
+
+    layers: list = []
+    for cin, cout, stride, dilation in LAYERS:
+        layers += [nn.Conv2d(cin, cout, 3, stride=stride, padding=dilation, dilation=dilation, bias=False),
+                   nn.BatchNorm2d(cout), nn.ReLU()]
+    head = nn.Conv2d(LAYERS[-1][1], dicenet.OUTPUTS, 1)
+    nn.init.constant_(head.bias, 0.0)
+    head.bias.data[dicenet.HEAT] = -2.19
+    return nn.Sequential(*layers, head)
+
+
+def loss_fn(out, t):
+    import torch
+    import torch.nn.functional as F
+
+    p = torch.sigmoid(out[:, dicenet.HEAT]).clamp(1e-4, 1 - 1e-4)
+    pos = t["at"]
+    n = pos.sum().clamp(min=1.0)
+    focal = -(pos * (1 - p) ** 2 * torch.log(p)
+              + (1 - pos) * (1 - t["heat"]) ** 4 * p ** 2 * torch.log(1 - p)).sum() / n
+    ce = F.cross_entropy(out[:, dicenet.FACES], t["face"].clamp(min=0), reduction="none")
+    face = (ce * t["face_w"] * (t["face"] >= 0)).sum() / t["face_w"].sum().clamp(min=1.0)
+    off = (torch.abs(out[:, dicenet.OFFSET] - t["offset"]).sum(1) * pos).sum() / n
+    side = (torch.abs(out[:, dicenet.SIZE] - t["side"]) * t["side_at"]).sum() / t["side_at"].sum().clamp(min=1.0)
+    return focal + face + off + 0.5 * side, (focal, face, off, side)
+
+
+def export(model) -> dicenet.DiceNet:
+    """The trained model as numpy weights, each batch normalisation folded into its convolution."""
+    from torch import nn
+
+    params: dict[str, np.ndarray] = {}
+    mods = list(model)
+    convs = [m for m in mods if isinstance(m, nn.Conv2d)]
+    norms = [m for m in mods if isinstance(m, nn.BatchNorm2d)]
+    for i, conv in enumerate(convs):
+        w = conv.weight.detach().numpy().astype(np.float32)
+        b = conv.bias.detach().numpy().astype(np.float32) if conv.bias is not None else np.zeros(len(w), np.float32)
+        if i < len(norms):
+            bn = norms[i]
+            scale = (bn.weight / (bn.running_var + bn.eps).sqrt()).detach().numpy()
+            w = w * scale[:, None, None, None]
+            b = (bn.bias.detach().numpy() + (b - bn.running_mean.detach().numpy()) * scale).astype(np.float32)
+        params[f"conv{i}.weight"], params[f"conv{i}.bias"] = w, b
+        params[f"conv{i}.shape"] = np.array([conv.stride[0], conv.dilation[0]], np.int8)
+    return dicenet.DiceNet(params)
+
+
+def validate(net: dicenet.DiceNet, photos, min_score: float = 0.3) -> dict[str, float]:
+    """Die-finding precision and recall and face accuracy of the network alone on ``photos``."""
+    labels = found = matched = right = 0
+    for image, dice, _ in photos:
+        dets = [d for d in net.detect(image, min_score)]
+        h, w = image.shape[:2]
+        labs = [ev.Label(int(p), x, y, s, s) for x, y, s, p in dice]
+        pairs = ev.match(labs, [d.center for d in dets])
+        labels += len(labs)
+        found += len(dets)
+        matched += len(pairs)
+        right += sum(int(np.argmax(dets[j].faces)) + 1 == labs[i].pips for i, j in pairs)
+    return {"precision": matched / max(1, found), "recall": matched / max(1, labels),
+            "accuracy": right / max(1, labels)}
+
+
+def reader_samples(finder: dicenet.DiceNet, photos, copies: int, seed: int,
+                   ) -> tuple[np.ndarray, np.ndarray]:
+    """The face reader's inputs and classes (0..5 faces, 6 not a die) where the finder looks: at
+    each die it found, ``copies`` crops jittered in place, size, turn and colour (the plain crop
+    when ``copies`` is 0), and at each place it took for a die wrongly, a few as "not a die"."""
+    rng = np.random.default_rng(seed)
+    xs, ys = [], []
+    for image, dice, _ in photos:
+        found = finder.detect(image, 0.25)
+        labs = [ev.Label(int(p), x, y, s, s) for x, y, s, p in dice]
+        pairs = dict((j, i) for i, j in ev.match(labs, [d.center for d in found]))
+        sizes = [d.size for d in found]
+        typical = float(np.median(sizes)) if sizes else 40.0
+        places = [(d.center, d.size, labs[pairs[j]].pips - 1 if j in pairs else 6)
+                  for j, d in enumerate(found)]
+        seen = {pairs[j] for j in pairs}
+        places += [((lab.cx, lab.cy), typical, lab.pips - 1) for i, lab in enumerate(labs) if i not in seen]
+        for centre, size, cls in places:
+            for _ in range(max(1, copies if cls < 6 else copies // 3)):
+                if not copies:
+                    xs.append(dicenet.reader_input(image, centre, size))
+                    ys.append(cls)
+                    continue
+                cx, cy = centre[0] + rng.normal(0, 0.06) * size, centre[1] + rng.normal(0, 0.06) * size
+                s = size * math.exp(rng.normal(0, 0.1))
+                side = int(math.ceil(s * 3))
+                m = cv2.getRotationMatrix2D((float(cx), float(cy)), float(rng.uniform(0, 360)), 1.0)
+                m[0, 2] += side / 2 - cx
+                m[1, 2] += side / 2 - cy
+                patch = cv2.warpAffine(image, m, (side, side), flags=cv2.INTER_LINEAR,
+                                       borderMode=cv2.BORDER_REPLICATE)
+                patch = recolour(patch, rng)
+                xs.append(dicenet.reader_input(patch, (side / 2, side / 2), s))
+                ys.append(cls)
+    return np.stack(xs), np.asarray(ys)
+
+
+def train_reader(finder: dicenet.DiceNet, train, val, args) -> float:
+    """Train the face reader on the finder's own places; returns its validation accuracy."""
+    sys.path.insert(0, str(ROOT / "bench"))
+    from train_pipnet import train as fit
+
+    x, y = reader_samples(finder, train, args.copies, 1)
+    if args.reader_rendered:
+        xr, yr = reader_samples(finder, rendered(args.reader_rendered, 11), args.copies // 2, 3)
+        x, y = np.concatenate([x, xr]), np.concatenate([y, yr])
+    print(f"reader samples: {len(y)} (per class {np.bincount(y, minlength=7).tolist()})", flush=True)
+    net = fit(x, y, args.reader_epochs, (24, 48, 64), 96)
+    net.save(args.reader_out)
+    xv, yv = reader_samples(finder, val, 0, 2)
+    p = dicenet.read(dicenet.PipNet.load(args.reader_out), xv)
+    accuracy = float((p.argmax(1) == yv).mean())
+    faces = yv < 6
+    print(f"reader validation: {accuracy:.4f} of {len(yv)} places; faces of dice "
+          f"{float((p[faces, :6].argmax(1) == yv[faces]).mean()):.4f} of {int(faces.sum())}", flush=True)
+    return accuracy
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--data", type=Path, default=ROOT.parent / "shared" / "data")
+    parser.add_argument("--steps", type=int, default=2500)
+    parser.add_argument("--batch", type=int, default=16)
+    parser.add_argument("--lr", type=float, default=3e-3)
+    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--out", type=Path, default=dicenet.WEIGHTS)
+    parser.add_argument("--reader-out", type=Path, default=dicenet.READER_WEIGHTS)
+    parser.add_argument("--copies", type=int, default=24, help="jittered crops of each die for the reader")
+    parser.add_argument("--reader-epochs", type=int, default=24)
+    parser.add_argument("--rendered", type=int, default=160, help="rendered scenes to train on too")
+    parser.add_argument("--reader-rendered", type=int, default=40,
+                        help="rendered scenes to train the face reader on too")
+    parser.add_argument("--reader-only", action="store_true",
+                        help="keep the finder at --out and train the face reader only")
+    args = parser.parse_args()
+    if not args.data.is_dir():
+        print(f"no data at {args.data}", file=sys.stderr)
+        return 2
+    import torch
+
+    torch.manual_seed(0)
+    torch.set_num_threads(args.threads)
+    rng = np.random.default_rng(0)
+    sets = splits(args.data)
+    train, val = load(sets["train"]), load(sets["val"])
+    print(f"training photos: {len(train)}, dice: {sum(len(d) for _, d, _ in train)}; "
+          f"validation photos: {len(val)}", flush=True)
+    scenes = rendered(args.rendered, 7) if args.rendered else []
+    if scenes:
+        print(f"rendered scenes: {len(scenes)}, dice: {sum(len(d) for _, d, _ in scenes)}", flush=True)
+    if args.reader_only:
+        accuracy = train_reader(dicenet.DiceNet.load(args.out), train, val, args)
+        print(f"validation_reader_accuracy: {accuracy:.4f}")
+        return 0
+    model = build_model()
+    opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=args.lr, total_steps=args.steps, pct_start=0.05)
+    start = time.time()
+    running = None
+    for step in range(1, args.steps + 1):
+        model.train()
+        x, t = batch(train, args.batch, rng, scenes)
+        out = model(x)
+        loss, parts = loss_fn(out, t)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        sched.step()
+        now = np.array([float(p.detach()) for p in parts])
+        running = now if running is None else 0.98 * running + 0.02 * now
+        if step % 100 == 0:
+            print(f"step {step}: heat {running[0]:.3f} face {running[1]:.3f} offset {running[2]:.3f} "
+                  f"side {running[3]:.3f} ({time.time() - start:.0f} s)", flush=True)
+        if step % 1000 == 0 or step == args.steps:
+            model.eval()
+            net = export(model)
+            net.save(args.out)
+            figures = validate(dicenet.DiceNet.load(args.out), val)
+            print("validation: " + ", ".join(f"{k} {v:.4f}" for k, v in figures.items()), flush=True)
+    print(f"saved {args.out} ({args.out.stat().st_size} bytes)")
+    accuracy = train_reader(dicenet.DiceNet.load(args.out), train, val, args)
+    print(f"validation_recall: {figures['recall']:.4f}")
+    print(f"validation_reader_accuracy: {accuracy:.4f}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
