@@ -221,6 +221,7 @@ def main() -> None:
     if not args.no_real:
         real_photos()
     print(f"bench time: {time.time() - t0:.0f} s")
+    print(f"snapshot_ms_cold: {s['cold']:.1f}")
     print(f"snapshot_ms_warm: {s['warm']:.1f}")
     print(f"position_rms_mm: {p['rms_on']:.2f}")
 

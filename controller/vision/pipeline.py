@@ -2,7 +2,8 @@
 
 Per frame (:class:`FrameAnalyser`):
 
-1. The frame is resampled to a top-down view of the mat plane at the profile's scale (``Rectifier``).
+1. The frame is resampled to a top-down view of the mat plane at the profile's scale (``Rectifier``),
+   only around what differs from the empty mat (looked for first on a sparse grid of the view).
 2. What differs from the rectified empty mat (uniform darkening and brightening excepted: shadows,
    light) is split into regions. A region far larger than a die, that the dice finder cannot explain
    as a cluster of dice, is an :class:`Occlusion` (a hand, an arm).
@@ -16,8 +17,9 @@ Per frame (:class:`FrameAnalyser`):
    (:func:`controller.vision.dice.find_dice`) runs on that region's crop, with the empty mat as
    background and the die's size in pixels, and its detections split the region (k-means otherwise).
 5. Each top face is cut from the camera frame itself where geometry puts it (one resampling, the
-   camera's full resolution, the side faces left out) and read by
-   :func:`controller.vision.dice.read_face`.
+   camera's full resolution, the side faces left out) and read as
+   :func:`controller.vision.dice.read_face` does (symbol faces, then pips), with the pip reader's
+   median taken at the face's own resolution in the frame (see :func:`controller.vision.pips.spot_map`).
 
 Stillness, identities and topples are kept across snapshots by :class:`TableWatcher`.
 """
@@ -37,6 +39,7 @@ import numpy as np
 
 from controller.vision.geometry import Rectifier
 from controller.vision.mat import MatLayout
+from controller.vision.pips import CANON as _CANON
 from controller.vision.profile import TableProfile, markers_moved
 from controller.vision.snapshot import DieFace, Occlusion, TableSnapshot
 from controller.vision.stacks import StackTracker
@@ -46,6 +49,14 @@ from controller.vision.tracking import DiceTracker
 log = logging.getLogger(__name__)
 
 Finder = Callable[..., list]
+
+#: Stride of the sparse grid on which changes are looked for first (see FrameAnalyser._rectify_changed).
+_SPARSE_STRIDE = 3
+#: Side of the tiles (in sparse-grid pixels) rectified around a change.
+_TILE = 8
+
+#: The corners of a face crop (see FrameAnalyser.top_face_crop).
+_CANON_SQUARE = np.array([[0, 0], [_CANON, 0], [_CANON, _CANON], [0, _CANON]], np.float32)
 
 #: Placeholder face of a die measured but not read yet.
 _UNREAD = DieFace(confidence=-1.0)
@@ -77,7 +88,7 @@ class Analysis:
 
     dice: list[FoundDie]
     occlusions: list[Occlusion]
-    rectified: np.ndarray
+    rectified: np.ndarray            # the top-down view near what changed; the empty mat elsewhere
     foreground: np.ndarray
     detections: list[Any]
 
@@ -114,6 +125,13 @@ class FrameAnalyser:
         self._core_kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7))
         self.mask = cv2.erode(self.rectifier.visible, np.ones((5, 5), np.uint8))
         self.diff_threshold = diff_threshold
+        # What changed is first looked for on every third pixel of the view (see _rectify_changed).
+        self._sparse = self.rectifier.sparse(_SPARSE_STRIDE)
+        self._bg_sparse = np.ascontiguousarray(self.background[::_SPARSE_STRIDE, ::_SPARSE_STRIDE])
+        # Rectified around each change, with room for the foreground's own neighbourhoods (opening,
+        # closing, glare halos).
+        r = -(-8 // _SPARSE_STRIDE)
+        self._grow_kernel = np.ones((2 * r + 1, 2 * r + 1), np.uint8)
         self.parallax = parallax
         self.edge_offset_px = profile.edge_offset_px
         #: Stacks standing at the last snapshot: (x_mm, y_mm, top's angle, top face label); set by TableWatcher.
@@ -209,7 +227,7 @@ class FrameAnalyser:
                              "use the same resolution or calibrate again")
         if not incremental:
             self._readings = []
-        rect = self.rectifier.rectify(frame)
+        rect = self._rectify_changed(frame)
         fg = self.foreground(rect)
         contours, _ = cv2.findContours(fg, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
         die_area = (self.edge * self.s) ** 2
@@ -230,7 +248,7 @@ class FrameAnalyser:
                 continue
             if area > 5.0 * die_area:
                 # Many dice huddled together, or something else: the finder tells.
-                dets = self._find_in(rect, box)
+                dets = self._find_in(frame, rect, box)
                 if area > (len(dets) + 3) * 1.8 * die_area:
                     occlusions.append(self._occlusion(*box))
                     continue
@@ -241,6 +259,38 @@ class FrameAnalyser:
         found = self._fallen_temples(found)
         self._readings = [(d.x_mm, d.y_mm, d.angle_deg, d.level, d.face, d.colour) for d in found]
         return Analysis(found, occlusions, rect, fg, self._detections)
+
+    def _rectify_changed(self, frame: np.ndarray) -> np.ndarray:
+        """The rectified view, resampled only around what differs from the empty mat; elsewhere the
+        empty mat itself.
+
+        Every pixel the foreground can keep lies in a 3x3 block of pixels that differ from the empty
+        mat by more than ``diff_threshold`` (its opening removes the rest), and every such block holds
+        one pixel of a sparse grid of stride 3. Rectifying that grid alone (a ninth of the cost), then
+        the view around each grid pixel that differs, gives the foreground the same pixels as
+        rectifying the whole view (the dice finder's wider crops are rectified in :meth:`_find_in`)."""
+        sub = self._sparse.rectify(frame)
+        b, g, r = cv2.split(cv2.absdiff(sub, self._bg_sparse))
+        changed = cv2.compare(cv2.max(cv2.max(b, g), r), self.diff_threshold, cv2.CMP_GT)
+        if cv2.countNonZero(changed) > 0.25 * changed.size:
+            return self.rectifier.rectify(frame)          # the light changed, or the camera moved
+        # Which tiles of the view lie near a change; each run of such tiles along a row of tiles is
+        # rectified at once.
+        grown = cv2.dilate(changed, self._grow_kernel)
+        T = _TILE
+        h, w = grown.shape
+        th, tw = -(-h // T), -(-w // T)
+        tiles = cv2.copyMakeBorder(grown, 0, th * T - h, 0, tw * T - w, cv2.BORDER_CONSTANT, value=0)
+        busy = np.zeros((th, tw + 2), np.int8)
+        busy[:, 1:-1] = cv2.resize(tiles, (tw, th), interpolation=cv2.INTER_AREA) > 0
+        edges = np.diff(busy, axis=1)
+        rect = self.background.copy()
+        S, H, W = _SPARSE_STRIDE, rect.shape[0], rect.shape[1]
+        starts, ends = np.nonzero(edges == 1), np.nonzero(edges == -1)
+        for row, col, end in zip(starts[0].tolist(), starts[1].tolist(), ends[1].tolist()):
+            self.rectifier.rectify_into(frame, rect, (col * T * S, row * T * S, min(W, end * T * S),
+                                                      min(H, (row + 1) * T * S)))
+        return rect
 
     def _fallen_temples(self, found: list[FoundDie]) -> list[FoundDie]:
         """A stack assumed still standing although the die there moved is taken as fallen when a die
@@ -259,12 +309,15 @@ class FrameAnalyser:
             out.append(d)
         return out
 
-    def _find_in(self, rect: np.ndarray, box: tuple[int, int, int, int]) -> list[Any]:
+    def _find_in(self, frame: np.ndarray, rect: np.ndarray, box: tuple[int, int, int, int]) -> list[Any]:
         """The dice finder's detections in one region (a crop of the rectified view), in full-view px."""
         x, y, bw, bh = box
         pad = int(self.edge * self.s * 0.5)
         x0, y0 = max(0, x - pad), max(0, y - pad)
         x1, y1 = min(rect.shape[1], x + bw + pad), min(rect.shape[0], y + bh + pad)
+        # The view was rectified only near the changes (see _rectify_changed): the finder sees the
+        # whole crop as the camera does.
+        self.rectifier.rectify_into(frame, rect, (x0, y0, x1, y1))
         dets = self.finder(rect[y0:y1, x0:x1], die_size_px=self.die_px(1),
                            background_bgr=self.background[y0:y1, x0:x1], mask=self.mask[y0:y1, x0:x1],
                            faces=self.faces)
@@ -281,10 +334,10 @@ class FrameAnalyser:
             if cached is not None:
                 face, colour = cached[0], colour or cached[1]
         if face is None or colour is None:
-            crop = self.top_face_crop(frame, np.array([die.x_mm, die.y_mm]), die.level * self.edge, die.angle_deg)
+            crop, source_px = self._face_crop(frame, np.array([die.x_mm, die.y_mm]), die.level * self.edge,
+                                              die.angle_deg)
             if face is None:
-                from controller.vision.dice import read_face
-                face = read_face(crop, self.faces)
+                face = self._read_crop(crop, source_px)
             if colour is None:
                 colour = self._colour(crop)
         return dataclasses.replace(die, face=face, colour=colour)
@@ -312,7 +365,7 @@ class FrameAnalyser:
         single = self._measure(frame, rect, outline, None, area, centroid)
         if single is not None and self._misfit(*single) < 0.25:
             return [single[0]]
-        dets = self._find_in(rect, box)
+        dets = self._find_in(frame, rect, box)
         x, y, bw, bh = box
         region = np.zeros((bh, bw), np.uint8)
         cv2.drawContours(region, [np.round(outline - (x, y)).astype(np.int32).reshape(-1, 1, 2)], -1, 255, -1)
@@ -498,26 +551,41 @@ class FrameAnalyser:
         """The top face of the die standing at ``centre`` (mm) with its top at ``height``, cut from the
         camera frame itself (one resampling, at the camera's own resolution) and warped square from its
         four projected corners, as the face reader expects it."""
-        from controller.vision.pips import CANON
+        return self._face_crop(frame, centre, height, angle)[0]
 
+    def _face_crop(self, frame: np.ndarray, centre: np.ndarray, height: float, angle: float
+                   ) -> tuple[np.ndarray, int]:
+        """:meth:`top_face_crop`, and the face's side in the frame's own pixels (its longest edge)."""
         corners = self._footprint(np.asarray(centre, np.float64), angle)
         px = self.profile.camera.project(np.column_stack([corners, np.full(4, -height)])).astype(np.float32)
+        xs, ys = px[:, 0].tolist(), px[:, 1].tolist()
+        side = max(math.hypot(xs[i] - xs[i - 1], ys[i] - ys[i - 1]) for i in range(4))
         # Warp from the face's own neighbourhood of the frame (the same pixels, far less memory to
         # walk); two pixels of margin cover the interpolation, and the frame's edge stays its edge.
         h, w = frame.shape[:2]
-        x0 = min(max(int(math.floor(float(px[:, 0].min()))) - 2, 0), w - 1)
-        y0 = min(max(int(math.floor(float(px[:, 1].min()))) - 2, 0), h - 1)
-        x1 = max(min(int(math.ceil(float(px[:, 0].max()))) + 3, w), x0 + 1)
-        y1 = max(min(int(math.ceil(float(px[:, 1].max()))) + 3, h), y0 + 1)
-        dst = np.array([[0, 0], [CANON, 0], [CANON, CANON], [0, CANON]], np.float32)
-        M = cv2.getPerspectiveTransform(px - np.array([x0, y0], np.float32), dst)
-        return cv2.warpPerspective(frame[y0:y1, x0:x1], M, (CANON, CANON),
+        x0 = min(max(math.floor(min(xs)) - 2, 0), w - 1)
+        y0 = min(max(math.floor(min(ys)) - 2, 0), h - 1)
+        x1 = max(min(math.ceil(max(xs)) + 3, w), x0 + 1)
+        y1 = max(min(math.ceil(max(ys)) + 3, h), y0 + 1)
+        M = cv2.getPerspectiveTransform(px - np.array([x0, y0], np.float32), _CANON_SQUARE)
+        crop = cv2.warpPerspective(frame[y0:y1, x0:x1], M, (_CANON, _CANON),
                                    flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        return crop, math.ceil(side)
 
     def _read(self, frame: np.ndarray, centre: np.ndarray, height: float, angle: float) -> DieFace:
-        from controller.vision.dice import read_face
+        return self._read_crop(*self._face_crop(frame, centre, height, angle))
 
-        return read_face(self.top_face_crop(frame, centre, height, angle), self.faces)
+    def _read_crop(self, crop: np.ndarray, source_px: int) -> DieFace:
+        """A top-face crop read: symbol faces first (with a face library), else pips, whose spot map
+        is taken at the face's own resolution in the frame (``source_px``, see
+        :func:`controller.vision.pips.spot_map`)."""
+        from controller.vision.pips import read_pips
+
+        if self.faces is not None and len(self.faces):
+            symbol = self.faces.match(crop)
+            if symbol.readable:
+                return symbol
+        return read_pips(crop, source_px=source_px)
 
     def _colour(self, crop: np.ndarray) -> str | None:
         """The body colour's name, from a top-face crop's margin (pips and symbols leave it bare)."""
@@ -534,8 +602,20 @@ class FrameAnalyser:
             self._ring = (n, np.flatnonzero(ring)[::3], names,
                           np.array([self.profile.colours[k] for k in names], np.float32))
         _, at, names, refs = self._ring
-        body = np.median(crop.reshape(-1, 3).take(at, axis=0), axis=0)
+        body = _column_medians(crop.reshape(-1, 3).take(at, axis=0))
         return names[int(np.linalg.norm(refs - body, axis=1).argmin())]
+
+
+def _column_medians(rows: np.ndarray) -> np.ndarray:
+    """``np.median(rows, axis=0)`` for a few columns of many rows, by one partial sort of each
+    column (numpy's median walks the rows' short axis instead)."""
+    cols = np.ascontiguousarray(rows.T)
+    n = cols.shape[1]
+    m = n // 2
+    if n % 2:
+        return np.partition(cols, m, axis=1)[:, m].astype(np.float64)
+    part = np.partition(cols, (m - 1, m), axis=1)
+    return (part[:, m - 1].astype(np.float64) + part[:, m]) / 2
 
 
 def silhouette_angle(hull_px: np.ndarray) -> float:

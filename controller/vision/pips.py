@@ -53,17 +53,29 @@ class Pip:
     contrast: float
 
 
-def spot_map(face_bgr: np.ndarray, face_side: float = 1.0) -> np.ndarray:
+def spot_map(face_bgr: np.ndarray, face_side: float = 1.0, source_px: int | None = None) -> np.ndarray:
     """How much each pixel differs from the colour around it, at the scale of a pip.
 
     Each pixel is compared with the median of a window a little wider than a pip, in lightness and in
     colour: dark pips on light dice, light pips on dark dice and coloured pips on coloured dice all
     stand out, whatever the die's body colour, while large even regions (the body, the mat) do not.
+
+    ``source_px``: the crop's side in the source image's own pixels, when the crop was enlarged to
+    CANON from fewer (a table camera sees a face some 30 pixels wide). The window's median is then
+    taken at that resolution and enlarged: the same surroundings, without a tenfold cost spent on
+    interpolated pixels. Without it (crops cut from larger photos), the median is taken at CANON.
     """
     face = cv2.resize(face_bgr, (CANON, CANON), interpolation=cv2.INTER_AREA)
     lab = cv2.cvtColor(face, cv2.COLOR_BGR2LAB)
-    k = max(5, int(round(0.3 * face_side * CANON)) | 1)
-    around = cv2.medianBlur(lab, k).astype(np.float32)
+    if source_px is not None and 8 <= source_px < CANON:
+        n = int(source_px)
+        k = max(3, int(round(0.3 * face_side * n)) | 1)
+        small = cv2.resize(lab, (n, n), interpolation=cv2.INTER_AREA)
+        around = cv2.resize(cv2.medianBlur(small, k), (CANON, CANON),
+                            interpolation=cv2.INTER_LINEAR).astype(np.float32)
+    else:
+        k = max(5, int(round(0.3 * face_side * CANON)) | 1)
+        around = cv2.medianBlur(lab, k).astype(np.float32)
     diff = lab.astype(np.float32) - around
     spot = np.sqrt(diff[..., 0] ** 2 + 2.0 * (diff[..., 1] ** 2 + diff[..., 2] ** 2))
     return cv2.GaussianBlur(spot, (3, 3), 0)
@@ -93,14 +105,15 @@ def _detector(face_side: float, max_threshold: int = 220) -> cv2.SimpleBlobDetec
     return cv2.SimpleBlobDetector_create(params)
 
 
-def find_pips(face_bgr: np.ndarray, face_side: float = 1.0) -> list[Pip]:
+def find_pips(face_bgr: np.ndarray, face_side: float = 1.0, source_px: int | None = None) -> list[Pip]:
     """Round spots that stand out from their surroundings, in canonical coordinates.
 
     A blob detector thresholds the spot map at many levels and keeps round, convex blobs that persist
     across levels: pips close together separate at the higher levels, and a glare spot inside a pip
-    does not split it. ``face_side``: the face's side as a fraction of the crop's.
+    does not split it. ``face_side``: the face's side as a fraction of the crop's; ``source_px``: see
+    :func:`spot_map`.
     """
-    spot = spot_map(face_bgr, face_side)
+    spot = spot_map(face_bgr, face_side, source_px)
     image = np.clip(spot, 0, 255).astype(np.uint8)
     pips: list[Pip] = []
     # Levels at or above the map's brightest pixel are empty: stopping there finds the same blobs.
@@ -269,7 +282,7 @@ def best_reading(pips: list[Pip], face_side: float, max_offset: float | None = N
     return best
 
 
-def read_pips(face_bgr: np.ndarray, face_side: float | None = None) -> DieFace:
+def read_pips(face_bgr: np.ndarray, face_side: float | None = None, source_px: int | None = None) -> DieFace:
     """Read a top face; ``DieFace()`` (unreadable) when no pip layout fits well enough.
 
     ``face_bgr`` is a square crop centred on the face; ``face_side`` is the face's side as a fraction
@@ -280,7 +293,7 @@ def read_pips(face_bgr: np.ndarray, face_side: float | None = None) -> DieFace:
     if face_bgr is None or face_bgr.size == 0 or min(face_bgr.shape[:2]) < 8:
         return DieFace()
     side = (face_side or 1.0) * CANON
-    pips = find_pips(face_bgr, face_side or 1.0)
+    pips = find_pips(face_bgr, face_side or 1.0, source_px)
     fit, confidence = best_reading(pips, side, max_offset=MAX_OFFSET, step_range=(side / 5.0, side / 3.0))
     if fit is None or confidence < MIN_CONFIDENCE:
         return DieFace(confidence=round(confidence, 3))

@@ -123,8 +123,14 @@ def test_an_overrule_is_logged_and_reflected(live, played):
     assert after != before
     game = live.session.game
     assert after == [(p, game.encode_action(a)) for p, a in game.history]
-    state = live.state()
-    calls = {c["call_id"]: c for c in state["calls"]}
+    # The page's state is what the loop last published: it shows the overrule once the loop has run.
+    deadline = time.monotonic() + 10
+    while True:
+        state = live.state()
+        calls = {c["call_id"]: c for c in state["calls"]}
+        if body["call_id"] in calls or time.monotonic() > deadline:
+            break
+        time.sleep(0.02)
     assert calls[shot["call_id"]]["overruled_by"] == body["call_id"]
     assert f"overruled call {shot['call_id']}" in calls[body["call_id"]]["reason"]
     assert any(e["kind"] == "overrule" for e in state["log"])

@@ -65,3 +65,20 @@ def test_calibration_refuses_a_frame_without_the_mat() -> None:
     blank = np.full((720, 1280, 3), 128, np.uint8)
     with pytest.raises(CalibrationError, match="found 0 of the mat's 4 markers"):
         calibrate_mat(blank, lay)
+
+
+def test_sparse_and_partial_rectification_give_the_full_views_pixels() -> None:
+    """Every third pixel of the view, and any box of it, come out exactly as in the whole view."""
+    prof, spec = profile_for("puxes", 8.0)
+    lay = layout("puxes")
+    rect = Rectifier(prof.camera, lay.width_mm, lay.height_mm, 1.0, 40.0)
+    frame = render_empty(Scene(lay, camera=spec))
+    frame[200:260, 300:380] = (20, 200, 40)             # something on the mat
+    full = rect.rectify(frame)
+    sparse = rect.sparse(3)
+    assert (sparse.height_px, sparse.width_px) == full[::3, ::3].shape[:2]
+    assert np.array_equal(sparse.rectify(frame), full[::3, ::3])
+    out = np.zeros_like(full)
+    rect.rectify_into(frame, out, (101, 57, 420, 333))
+    assert np.array_equal(out[57:333, 101:420], full[57:333, 101:420])
+    assert not out[:57].any() and not out[:, 420:].any()

@@ -250,3 +250,48 @@ def test_a_fallen_temple_whose_bottom_die_stayed_put_is_toppled() -> None:
     snap = watcher.snapshot(render(dataclasses.replace(before, dice=after, seed=1)).image, 1.0)
     toppled = [s for s in snap.stacks if s.toppled]
     assert len(toppled) == 1 and toppled[0].x_mm == pytest.approx(750, abs=3)
+
+
+@pytest.mark.parametrize("tilt, light", [(0.0, Lighting()), (14.0, Lighting(gradient=0.3, shadow=0.4, glare=2))])
+def test_the_view_rectified_near_changes_only_gives_the_whole_views_foreground(tilt: float, light: Lighting
+                                                                                ) -> None:
+    """The view is resampled only around what differs from the empty mat (found on a sparse grid):
+    the foreground, and the view wherever the dice finder looks, are those of the whole view."""
+    analyser, cam = analyser_for("puxes", tilt)
+    scene = random_scene(layout("puxes"), 18, seed=31, temples=True, camera=cam, lighting=light,
+                         hands=(Hand(500, 200),))
+    image = render(scene).image
+    full = analyser.rectifier.rectify(image)
+    part = analyser._rectify_changed(image)
+    assert np.array_equal(analyser.foreground(part), analyser.foreground(full))
+    near = cv2.dilate(analyser.foreground(full), np.ones((9, 9), np.uint8)) > 0
+    assert np.array_equal(part[near], full[near])
+    assert (part != full).any()                     # far from any change: the empty mat, not resampled
+    # A change of light over the whole mat: the whole view is resampled.
+    dim = (image * 0.5).astype(np.uint8)
+    assert np.array_equal(analyser._rectify_changed(dim), analyser.rectifier.rectify(dim))
+
+
+def test_top_face_crops_and_their_resolution_in_the_frame() -> None:
+    analyser, cam = analyser_for("puxes", 0.0)
+    frame = render(Scene(layout("puxes"), (Die(300, 300, 5, 30),), camera=cam, seed=3))
+    d = analyser.analyse(frame.image).dice[0]
+    crop, source_px = analyser._face_crop(frame.image, np.array([d.x_mm, d.y_mm]), analyser.edge, d.angle_deg)
+    assert crop.shape == (90, 90, 3)
+    assert np.array_equal(crop, analyser.top_face_crop(frame.image, (d.x_mm, d.y_mm), analyser.edge,
+                                                       d.angle_deg))
+    # The face's side in the frame: its edge times the frame's scale there, magnified by its height.
+    scale = analyser.profile.camera.project(np.array([[300.0, 300.0, -analyser.edge],
+                                                      [310.0, 300.0, -analyser.edge]]))
+    expected = analyser.edge * float(np.hypot(*(scale[1] - scale[0]))) / 10
+    assert expected - 1 <= source_px <= expected * 1.1 + 1
+    assert d.face.pips == 5
+
+
+def test_column_medians_are_numpys_medians() -> None:
+    from controller.vision.pipeline import _column_medians
+
+    rng = np.random.default_rng(0)
+    for n in (1, 2, 7, 8, 301, 302):
+        rows = rng.integers(0, 256, (n, 3)).astype(np.uint8)
+        assert np.array_equal(_column_medians(rows), np.median(rows, axis=0))

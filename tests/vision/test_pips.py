@@ -132,3 +132,26 @@ def test_a_spot_where_a_pip_would_be_still_forbids_a_smaller_reading():
             pips.Pip(68, 68, 170, 140), pips.Pip(45, 33, 120, 90)]
     fit, _ = pips.best_reading(four, side, max_offset=pips.MAX_OFFSET, step_range=(side / 5, side / 3))
     assert fit is None or fit.pips != 4
+
+
+@pytest.mark.parametrize("value", range(1, 7))
+def test_a_face_seen_at_a_low_resolution_reads_with_its_median_at_that_resolution(value):
+    """A table camera sees a face some 30 pixels wide, enlarged to CANON for reading: the spot map's
+    median is then taken at those 30 pixels. The face still reads, at any turn and in either polarity."""
+    import cv2
+
+    for angle in (0, 20, 45, 70):
+        for body, ink in (COLOURS["dark pips on white"], COLOURS["white pips on red"]):
+            small = face_image(value, 28, angle, body, ink)
+            enlarged = cv2.resize(small, (pips.CANON, pips.CANON), interpolation=cv2.INTER_LINEAR)
+            assert pips.read_pips(enlarged, source_px=28).pips == value
+
+
+def test_the_median_resolution_changes_nothing_for_crops_cut_from_larger_images():
+    """Without ``source_px``, or with one at CANON or above, the spot map is the one taken at CANON."""
+    face = face_image(5, 90, 17.0)
+    plain = pips.spot_map(face)
+    assert np.array_equal(pips.spot_map(face, 1.0, None), plain)
+    assert np.array_equal(pips.spot_map(face, 1.0, pips.CANON), plain)
+    low = pips.spot_map(face, 1.0, 30)
+    assert low.shape == plain.shape and not np.array_equal(low, plain)
