@@ -253,7 +253,7 @@ def validate(net: dicenet.DiceNet, photos, min_score: float = 0.3) -> dict[str, 
 
 
 def reader_samples(finder: dicenet.DiceNet, photos, copies: int, seed: int,
-                   ) -> tuple[np.ndarray, np.ndarray]:
+                   side_px: int = dicenet.READER_SIDE) -> tuple[np.ndarray, np.ndarray]:
     """The face reader's inputs and classes (0..5 faces, 6 not a die) where the finder looks: at
     each die it found, ``copies`` crops jittered in place, size, turn and colour (the plain crop
     when ``copies`` is 0), and at each place it took for a die wrongly, a few as "not a die"."""
@@ -272,7 +272,7 @@ def reader_samples(finder: dicenet.DiceNet, photos, copies: int, seed: int,
         for centre, size, cls in places:
             for _ in range(max(1, copies if cls < 6 else copies // 3)):
                 if not copies:
-                    xs.append(dicenet.reader_input(image, centre, size))
+                    xs.append(dicenet.reader_input(image, centre, size, side_px))
                     ys.append(cls)
                     continue
                 cx, cy = centre[0] + rng.normal(0, 0.06) * size, centre[1] + rng.normal(0, 0.06) * size
@@ -284,7 +284,7 @@ def reader_samples(finder: dicenet.DiceNet, photos, copies: int, seed: int,
                 patch = cv2.warpAffine(image, m, (side, side), flags=cv2.INTER_LINEAR,
                                        borderMode=cv2.BORDER_REPLICATE)
                 patch = recolour(patch, rng)
-                xs.append(dicenet.reader_input(patch, (side / 2, side / 2), s))
+                xs.append(dicenet.reader_input(patch, (side / 2, side / 2), s, side_px))
                 ys.append(cls)
     return np.stack(xs), np.asarray(ys)
 
@@ -294,14 +294,14 @@ def train_reader(finder: dicenet.DiceNet, train, val, args) -> float:
     sys.path.insert(0, str(ROOT / "bench"))
     from train_pipnet import train as fit
 
-    x, y = reader_samples(finder, train, args.copies, 1)
+    x, y = reader_samples(finder, train, args.copies, 1, args.reader_side)
     if args.reader_rendered:
-        xr, yr = reader_samples(finder, rendered(args.reader_rendered, 11), args.copies // 2, 3)
+        xr, yr = reader_samples(finder, rendered(args.reader_rendered, 11), args.copies // 2, 3, args.reader_side)
         x, y = np.concatenate([x, xr]), np.concatenate([y, yr])
     print(f"reader samples: {len(y)} (per class {np.bincount(y, minlength=7).tolist()})", flush=True)
-    net = fit(x, y, args.reader_epochs, (24, 48, 64), 96)
+    net = fit(x, y, args.reader_epochs, tuple(int(c) for c in args.reader_channels.split(",")), args.reader_hidden)
     net.save(args.reader_out)
-    xv, yv = reader_samples(finder, val, 0, 2)
+    xv, yv = reader_samples(finder, val, 0, 2, args.reader_side)
     p = dicenet.read(dicenet.PipNet.load(args.reader_out), xv)
     accuracy = float((p.argmax(1) == yv).mean())
     faces = yv < 6
@@ -322,6 +322,10 @@ def main() -> int:
     parser.add_argument("--copies", type=int, default=24, help="jittered crops of each die for the reader")
     parser.add_argument("--reader-epochs", type=int, default=24)
     parser.add_argument("--rendered", type=int, default=160, help="rendered scenes to train on too")
+    parser.add_argument("--reader-side", type=int, default=dicenet.READER_SIDE,
+                        help="side of the reader's crops in pixels (a multiple of 8)")
+    parser.add_argument("--reader-channels", default="24,48,64", help="channels of its 3 convolution layers")
+    parser.add_argument("--reader-hidden", type=int, default=96)
     parser.add_argument("--reader-rendered", type=int, default=40,
                         help="rendered scenes to train the face reader on too")
     parser.add_argument("--reader-only", action="store_true",

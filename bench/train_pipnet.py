@@ -110,7 +110,7 @@ def train(x: np.ndarray, y: np.ndarray, epochs: int, channels: tuple[int, ...] =
     channels = (x.shape[1], *channels)
     for i in range(pipnet.CONV_LAYERS):
         layers += [nn.Conv2d(channels[i], channels[i + 1], 3, padding=1), nn.ReLU(), nn.MaxPool2d(2)]
-    side = pipnet.SIDE // 2 ** pipnet.CONV_LAYERS
+    side = x.shape[-1] // 2 ** pipnet.CONV_LAYERS
     model = nn.Sequential(*layers, nn.Flatten(), nn.Linear(channels[-1] * side * side, hidden),
                           nn.ReLU(), nn.Dropout(0.3), nn.Linear(hidden, len(pipnet.CLASSES)))
     xt, yt = torch.from_numpy(x), torch.from_numpy(y).long()

@@ -415,7 +415,8 @@ def find_learned(image_bgr: np.ndarray, finder: _dicenet.DiceNet, die_size_px: f
     sizes = [float(die_size_px or det.size) for det in dets]
     reader = _dicenet.default_reader()
     if reader is not None and dets:
-        probs = _dicenet.read(reader, np.stack([_dicenet.reader_input(image_bgr, det.center, size)
+        side = _dicenet.input_side(reader)
+        probs = _dicenet.read(reader, np.stack([_dicenet.reader_input(image_bgr, det.center, size, side)
                                                 for det, size in zip(dets, sizes)]))
     else:
         probs = [np.append(det.faces, 0.0) for det in dets]

@@ -23,12 +23,13 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import math
 from pathlib import Path
 
 import cv2
 import numpy as np
 
-from controller.vision.pipnet import PipNet
+from controller.vision.pipnet import CONV_LAYERS, PipNet
 
 WEIGHTS = Path(__file__).with_name("data") / "dicenet.npz"
 
@@ -46,7 +47,8 @@ MIN_SCORE = 0.2
 #: (:class:`controller.vision.pipnet.PipNet`) fed a colour crop of each die the finder found.
 READER_WEIGHTS = Path(__file__).with_name("data") / "dicefaces.npz"
 
-#: The reader's crop: its side over the finder's face side, and its resolution.
+#: The reader's crop: its side over the finder's face side, and its usual resolution (the shipped
+#: weights' own is :func:`input_side`).
 READER_CROP = 1.3
 READER_SIDE = 32
 
@@ -145,16 +147,26 @@ class DiceNet:
             return cls({k: data[k] for k in data.files})
 
 
-def reader_input(image_bgr: np.ndarray, center: tuple[float, float], size: float) -> np.ndarray:
+def reader_input(image_bgr: np.ndarray, center: tuple[float, float], size: float,
+                 out: int = READER_SIDE) -> np.ndarray:
     """The face reader's input for a die: a colour crop READER_CROP times its face's side, resampled
-    to READER_SIDE, standardised by its own mean and spread (3 x READER_SIDE x READER_SIDE)."""
+    to ``out`` pixels (the reader's :func:`input_side`), standardised by its own mean and spread
+    (3 x out x out)."""
     side = size * READER_CROP
-    m = np.array([[READER_SIDE / side, 0.0, READER_SIDE / 2 - center[0] * READER_SIDE / side],
-                  [0.0, READER_SIDE / side, READER_SIDE / 2 - center[1] * READER_SIDE / side]])
-    crop = cv2.warpAffine(image_bgr, m, (READER_SIDE, READER_SIDE), flags=cv2.INTER_AREA,
+    m = np.array([[out / side, 0.0, out / 2 - center[0] * out / side],
+                  [0.0, out / side, out / 2 - center[1] * out / side]])
+    crop = cv2.warpAffine(image_bgr, m, (out, out), flags=cv2.INTER_AREA,
                           borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
     crop = (crop - crop.mean()) / (crop.std() + 8.0)
     return np.ascontiguousarray(crop.transpose(2, 0, 1))
+
+
+def input_side(reader: PipNet) -> int:
+    """The side of the crops ``reader`` was trained on, from its weights: each convolution layer
+    halves the side, and the first dense layer takes what is left."""
+    last = reader.params[f"conv{CONV_LAYERS - 1}.weight"].shape[0]
+    cells = reader.params["fc0.weight"].shape[1] // last
+    return int(round(math.sqrt(cells))) * 2 ** CONV_LAYERS
 
 
 def read(reader: PipNet, inputs: np.ndarray) -> np.ndarray:

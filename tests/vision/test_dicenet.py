@@ -104,3 +104,27 @@ def test_learned_finder_keeps_to_the_mask():
     assert sorted(round(d.center[0] / 10) for d in found) == [10, 15]
     for d in found:
         assert min(math.dist(d.center, (x, y)) for x, y, _, _ in LAYOUT) < 6
+
+
+@pytest.mark.parametrize("side", [32, 40])
+def test_the_reader_takes_crops_of_the_side_its_weights_were_trained_on(side):
+    rng = np.random.default_rng(side)
+    channels = (3, 8, 8, 12)
+    params = {}
+    for i in range(3):
+        params[f"conv{i}.weight"] = rng.normal(size=(channels[i + 1], channels[i], 3, 3))
+        params[f"conv{i}.bias"] = np.zeros(channels[i + 1])
+    params["fc0.weight"] = rng.normal(size=(16, 12 * (side // 8) ** 2))
+    params["fc0.bias"] = np.zeros(16)
+    params["fc1.weight"] = rng.normal(size=(7, 16))
+    params["fc1.bias"] = np.zeros(7)
+    reader = dicenet.PipNet(params)
+    assert dicenet.input_side(reader) == side
+    image = rng.integers(0, 255, (120, 160, 3)).astype(np.uint8)
+    crops = np.stack([dicenet.reader_input(image, (80.0, 60.0), 30.0, side)] * 2)
+    assert crops.shape == (2, 3, side, side)
+    p = dicenet.read(reader, crops)
+    assert p.shape == (2, 7)
+    np.testing.assert_allclose(p.sum(axis=1), 1.0, rtol=1e-5)
+    turned = np.ascontiguousarray(np.rot90(crops, 1, axes=(2, 3))[:, :, :, ::-1])
+    np.testing.assert_allclose(dicenet.read(reader, turned), p, rtol=1e-4, atol=1e-6)
