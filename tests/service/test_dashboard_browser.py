@@ -20,7 +20,9 @@ def test_the_board_and_a_resolved_turn_appear(table_factory, browser):
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     page.goto(table.url + "/")
     page.wait_for_selector("#link.live", timeout=5000)
-    # The board: walls, Pix and the start Pix offered to the first player.
+    # The board (drawn from the first state the stream sends): walls, Pix and the start Pix offered
+    # to the first player.
+    page.wait_for_function("document.querySelectorAll('#board circle.candidate').length >= 4", timeout=5000)
     assert page.locator("#board line.wall").count() > 20
     assert page.locator("#board circle.pix").count() == 144
     assert page.locator("#board circle.candidate").count() >= 4
