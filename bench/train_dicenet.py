@@ -1,21 +1,30 @@
-"""Train the learned die finder (controller/vision/data/dicenet.npz) from the real photo sets' TRAINING parts.
+"""Train the learned die finder and its face reader (controller/vision/data/dicenet.npz, dicefaces.npz).
 
     pip install torch==2.13.0                                   # training only (a CPU build is enough)
     python bench/train_dicenet.py [--data ../shared/data]       # about half an hour on 2 cores
+    python bench/train_dicenet.py --reader-only                 # the face reader alone, on the shipped finder
 
-The service runs the network with numpy (controller/vision/dicenet.py); PyTorch is needed only here.
+The service runs both networks with numpy (controller/vision/dicenet.py); PyTorch is needed only here.
 
 Splits (the same ones bench/dice_reading.py reports on; nothing held out is read here):
 
 * nell-byler-train: images sorted by name; the first 120 train, the next 20 validate, the last 60
   are held out.
 * matteop65: Train trains, but every tenth image validates; Valid is held out.
+* rendered table scenes (controller/vision/render.py): dice of random colours on every mat layout,
+  tilted cameras, varied light, with their exact truth.
 
-Each step shows the network a batch of 256x256 windows cut from the training photos at a random
-scale (0.55x to 1.6x), turn and mirror, with their colours shuffled and jittered, blurred and
-noised. Targets follow CenterNet: a Gaussian peak at each die's centre (focal loss), the face at and
-around it (cross-entropy), the sub-cell offset of the centre and the face's side (L1). matteop65's
-boxes surround only the pips, so its dice teach no side. Last line: ``validation_recall: X``.
+The finder: each step shows it a batch of 256x256 windows cut from the training photos (and, a
+quarter of the time, the rendered scenes) at a random scale (0.55x to 1.6x), turn and mirror, with
+their colours shuffled and jittered, blurred and noised. Targets follow CenterNet: a Gaussian peak
+at each die's centre (focal loss), the face at and around it (cross-entropy), the sub-cell offset of
+the centre and the face's side (L1). matteop65's boxes surround only the pips, so its dice teach no
+side.
+
+The face reader is then trained on crops where the trained finder looks: each die it finds, many
+times jittered, and each place it takes for a die wrongly, as "not a die".
+
+Last lines: ``validation_recall: X`` (the finder's) and ``validation_reader_accuracy: X``.
 """
 
 from __future__ import annotations
