@@ -229,17 +229,19 @@ def face_crop(image_bgr: np.ndarray, center: tuple[float, float], side: float, a
 
 
 def read_face(crop_bgr: np.ndarray, faces: FaceLibrary | None = None,
-              face_side: float | None = None) -> DieFace:
+              face_side: float | None = None, source_px: int | None = None) -> DieFace:
     """Read the top face in a crop centred on it.
 
     ``face_side``: the face's side as a fraction of the crop's side (default: the crop is the face).
+    ``source_px``: the face's side in the camera's pixels, when the crop was enlarged from fewer
+    (see :func:`controller.vision.pips.spot_map`).
     With a face library, symbol faces are tried first; a pip reading is returned otherwise.
     """
     if faces is not None and len(faces):
         symbol = faces.match(crop_bgr, face_side or 1.0)
         if symbol.readable:
             return symbol
-    return _pips.read_pips(crop_bgr, face_side)
+    return _pips.read_pips(crop_bgr, face_side, source_px=source_px)
 
 
 def _corners(center: tuple[float, float], side: float, angle: float) -> tuple[tuple[float, float], ...]:

@@ -579,13 +579,9 @@ class FrameAnalyser:
         """A top-face crop read: symbol faces first (with a face library), else pips, whose spot map
         is taken at the face's own resolution in the frame (``source_px``, see
         :func:`controller.vision.pips.spot_map`)."""
-        from controller.vision.pips import read_pips
+        from controller.vision.dice import read_face
 
-        if self.faces is not None and len(self.faces):
-            symbol = self.faces.match(crop)
-            if symbol.readable:
-                return symbol
-        return read_pips(crop, source_px=source_px)
+        return read_face(crop, self.faces, source_px=source_px)
 
     def _colour(self, crop: np.ndarray) -> str | None:
         """The body colour's name, from a top-face crop's margin (pips and symbols leave it bare)."""
