@@ -22,6 +22,7 @@ Pure logic over snapshots: no camera, no network.
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import itertools
 import math
@@ -261,6 +262,35 @@ class PuxesReferee:
                                prefix=f"player {player}: {self.game.describe_action(action)}. ")
         self._records[call.call_id] = _Record(call, start, {}, lambda f: [], {}, [])
         return call
+
+    def checkpoint(self) -> RefereeCheckpoint:
+        """What :meth:`restore` needs to put the referee back exactly as it is now, taken cheaply
+        enough to do before every still snapshot.
+
+        The game is not copied: it only ever grows by appending actions (or is replaced whole by an
+        overrule), so its object and history length are enough to rebuild it. The referee's own
+        containers are copied one level deep; what they hold (calls, questions, call records,
+        camera observations) is never changed once made. The draft call is the exception: answers
+        fill it in place, so its facts and open questions are copied too."""
+        following = next(self._ids)
+        self._ids = itertools.count(following)
+        state = {name: _copied(value) for name, value in vars(self).items() if name not in ("game", "_ids")}
+        return RefereeCheckpoint(self.game, len(self.game.history), following, state)
+
+    def restore(self, checkpoint: RefereeCheckpoint) -> None:
+        """Put the referee back as it was when ``checkpoint`` was taken (the same object, so whoever
+        holds it sees the restored state). A game that went on in place is rebuilt by replaying the
+        actions it had then, which the engine reproduces exactly."""
+        game = checkpoint.game
+        if len(game.history) != checkpoint.actions:
+            rebuilt = PuxesGame(game.options, seed=game.seed)
+            for player, action in game.history[:checkpoint.actions]:
+                rebuilt.apply_unchecked(player, action)
+            game = rebuilt
+        vars(self).clear()
+        vars(self).update({name: _copied(value) for name, value in checkpoint.state.items()})
+        self.game = game
+        self._ids = itertools.count(checkpoint.following)
 
     # ---- one step of what the engine waits for -------------------------------------------------
 
@@ -731,3 +761,22 @@ class PuxesReferee:
         call = Call(next(self._ids), decision, reason, confidence, tuple(actions), tuple(events), alternatives, overrules)
         self.calls.append(call)
         return call
+
+
+@dataclasses.dataclass(frozen=True)
+class RefereeCheckpoint:
+    """The referee as it was at one moment (see :meth:`PuxesReferee.checkpoint`)."""
+
+    game: PuxesGame
+    actions: int                                 # the game's history length then
+    following: int                               # the next call or question number
+    state: dict[str, Any]                        # the referee's other attributes
+
+
+def _copied(value: Any) -> Any:
+    """``value`` with the containers a referee changes in place copied one level deep."""
+    if isinstance(value, (dict, list, set)):
+        return copy.copy(value)
+    if isinstance(value, _Draft):
+        return dataclasses.replace(value, facts=dict(value.facts), open=dict(value.open), prefix=list(value.prefix))
+    return value

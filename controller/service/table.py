@@ -14,6 +14,14 @@ in through :meth:`TableSession.command` (the dashboard's token-guarded POST endp
 logged in the same way. An overrule rewinds the engine, so the stored actions are rewritten from
 the first one that changed. A restart replays the stored actions through the engine and carries on.
 
+The log is the truth. The referee decides in memory first, so before each decision the session
+takes a checkpoint of it (:meth:`PuxesReferee.checkpoint`, a few microseconds); if writing the log
+then fails (a full disk, a read-only card, a locked database), the referee is put back as it was,
+nothing is announced as decided, and the caller is told what failed (:class:`LogWriteError`); a
+camera snapshot is refused the same way in the terminal and on the page, and the next still
+snapshot is judged again. Should the log have taken part of a decision before failing, the session
+carries on from what the log holds, as a restart would.
+
 The loop runs in one thread (:meth:`TableSession.run` or :meth:`TableSession.feed`); the web server
 talks to it through :meth:`TableSession.command`, which queues a request and returns a future.
 """
@@ -26,7 +34,7 @@ import logging
 import math
 import time
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -34,7 +42,7 @@ from controller.engines import RuleError
 from controller.engines.puxes import PuxesGame
 from controller.engines.puxes.actions import Outcome
 from controller.referee.common import Call, Question, RefereeConfig, RefereeError
-from controller.referee.puxes import PuxesReferee
+from controller.referee.puxes import PuxesReferee, RefereeCheckpoint
 from controller.service.config import PlayerConfig
 from controller.service.hub import Hub
 from controller.service.loop import GameLoop, SessionError
@@ -54,8 +62,24 @@ MAX_CHOICES = 16
 SEAT_COLOURS = ("#e53935", "#1e88e5", "#43a047", "#fdd835")
 
 
+R = TypeVar("R")
+
+
 class NotFound(LookupError):
     """A request names a question or a call the referee does not have open (HTTP 404)."""
+
+
+class LogWriteError(SessionError):
+    """The event log could not be written, so the decision was not made: the referee is as it was
+    before the request. The dashboard shows the message (the web app answers 409 with it)."""
+
+
+class _Unwritten(Exception):
+    """Raised inside a decision when the store refuses a write; carries the store's exception."""
+
+    def __init__(self, cause: Exception) -> None:
+        super().__init__(str(cause))
+        self.cause = cause
 
 
 @dataclasses.dataclass
@@ -124,16 +148,7 @@ class TableSession(GameLoop):
 
     def resume(self, stored: StoredGame) -> None:
         """Rebuild ``stored`` by replaying its actions through the engine, and carry on from there."""
-        try:
-            game = PuxesGame(PuxesGame.OPTIONS.from_dict(stored.options), seed=stored.seed)
-        except (KeyError, ValueError) as exc:
-            raise SessionError(f"stored game #{stored.id} cannot be rebuilt: {exc}") from None
-        for index, (player, encoded) in enumerate(self.store.actions(stored.id)):
-            try:
-                game.apply(player, game.decode_action(encoded))
-            except (ValueError, TypeError, KeyError) as exc:
-                raise SessionError(f"stored action #{index} of game #{stored.id} ({encoded!r}) is refused: {exc}; "
-                                   "the database was left as it is") from None
+        game = self._replay(stored)
         players = [PlayerConfig(**p) for p in stored.setup.get("players", [])] or self._default_players(game)
         self.game_id = stored.id
         self._install(game, players)
@@ -145,6 +160,20 @@ class TableSession(GameLoop):
         if game.is_over():
             self.store.set_status(stored.id, "over")
             self.status = "over"
+
+    def _replay(self, stored: StoredGame) -> PuxesGame:
+        """The game ``stored`` rebuilt by replaying its stored actions through the engine."""
+        try:
+            game = PuxesGame(PuxesGame.OPTIONS.from_dict(stored.options), seed=stored.seed)
+        except (KeyError, ValueError) as exc:
+            raise SessionError(f"stored game #{stored.id} cannot be rebuilt: {exc}") from None
+        for index, (player, encoded) in enumerate(self.store.actions(stored.id)):
+            try:
+                game.apply(player, game.decode_action(encoded))
+            except (ValueError, TypeError, KeyError) as exc:
+                raise SessionError(f"stored action #{index} of game #{stored.id} ({encoded!r}) is refused: {exc}; "
+                                   "the database was left as it is") from None
+        return game
 
     def _install(self, game: PuxesGame, players: list[PlayerConfig]) -> None:
         self.referee = self._new_referee(game)
@@ -203,17 +232,25 @@ class TableSession(GameLoop):
         self.snapshots += 1
         self.last_snapshot = snap
         self._dirty = True
-        if self._resumed:
-            self._rebind(snap)
-            self._resumed = False
-        before = self._positions()
+
+        def judge() -> list[Call | Question]:
+            if self._resumed:
+                self._rebind(snap)
+                self._resumed = False
+            before = self._positions()
+            try:
+                results = referee.observe(snap)
+            except RefereeError as exc:
+                self._announce("refused", f"the referee could not judge the table: {exc}")
+                return []
+            self._handle(results, before)
+            return results
+
         try:
-            results = referee.observe(snap)
-        except RefereeError as exc:
-            self._announce("refused", f"the referee could not judge the table: {exc}")
+            return self._decide(judge)
+        except LogWriteError as exc:
+            self._announce("refused", f"{exc}; the next still table is judged again")
             return []
-        self._handle(results, before)
-        return results
 
     def _rebind(self, snap: TableSnapshot) -> None:
         """After a restart the camera's dice have new ids: tie each oracle still in play to the die
@@ -255,7 +292,7 @@ class TableSession(GameLoop):
         history = game.history
         new = [(p, game.encode_action(a)) for p, a in history[stored:]]
         data = _call_json(call)
-        self.store.record(self.game_id, stored, new, "call", data)
+        self._write(self.store.record, self.game_id, stored, new, "call", data)
         self.calls[call.call_id] = {**data, "kind": "call", "actions": len(history)}
         if any(isinstance(a, Outcome) for _, a in call.actions):
             after = self._positions()
@@ -266,20 +303,90 @@ class TableSession(GameLoop):
                     moves.append({"die": die_id, "owner": game.dice[die_id].owner, "from": a, "to": b})
             self.last_shot = {"call_id": call.call_id, "moves": moves}
         if game.is_over():
-            self.store.set_status(self.game_id, "over")
-            self.status = "over"
+            self._mark_over()
         self._announce("call", f"{call.decision}: {call.reason}", {"call_id": call.call_id, "decision": call.decision})
 
     def _store_question(self, question: Question) -> None:
         assert self.game_id is not None and self.game is not None
+        self._write(self.store.record, self.game_id, len(self.game.history), [], "question", question.to_json())
         self.questions_asked += 1
-        self.store.record(self.game_id, len(self.game.history), [], "question", question.to_json())
         self._announce("question", f"question {question.question_id}: {question.text} ({question.reason})",
                        {"question_id": question.question_id})
 
     def _stored_count(self) -> int:
         assert self.game_id is not None
-        return self.store.action_count(self.game_id)
+        return self._write(self.store.action_count, self.game_id)
+
+    def _mark_over(self) -> None:
+        """The game has ended: say so in the log's game row. Its actions are stored already, so a
+        failure here loses nothing (a restart sees the end in them); it is only reported."""
+        assert self.game_id is not None
+        self.status = "over"
+        try:
+            self.store.set_status(self.game_id, "over")
+        except Exception as exc:  # noqa: BLE001 - any store failure; the game itself is stored
+            log.warning("game #%s: the end of the game could not be marked in the log: %s", self.game_id, exc)
+
+    # ---- keeping the referee in step with the log --------------------------------------------
+
+    def _write(self, write: Callable[..., R], *args: Any, **kwargs: Any) -> R:
+        """A call to the store inside a decision; its failure, whatever the exception, becomes
+        :class:`_Unwritten` so that :meth:`_decide` can tell it from a fault of the referee."""
+        try:
+            return write(*args, **kwargs)
+        except Exception as exc:  # noqa: BLE001 - sqlite3, OSError, StoreError: all mean "not stored"
+            raise _Unwritten(exc) from exc
+
+    def _decide(self, decision: Callable[[], R]) -> R:
+        """Run ``decision`` (the referee decides, the log is written, the result announced) so that
+        the referee never runs ahead of the log: if anything in it fails, the referee is put back as
+        it was before; a failed write is raised as :class:`LogWriteError` saying what to do."""
+        referee = self.referee
+        assert referee is not None
+        saved = referee.checkpoint()
+        resumed = self._resumed
+        try:
+            return decision()
+        except _Unwritten as exc:
+            partly = self._roll_back(saved, resumed)
+            raise LogWriteError(self._unwritten(exc.cause, partly)) from exc.cause
+        except Exception:
+            self._roll_back(saved, resumed)
+            raise
+
+    def _roll_back(self, saved: RefereeCheckpoint, resumed: bool) -> bool:
+        """Put the referee back to ``saved``. If the log took part of the decision before failing,
+        carry on from what it holds instead, as a restart would; returns whether that happened."""
+        referee = self.referee
+        assert referee is not None and self.game_id is not None
+        referee.restore(saved)
+        self._resumed = resumed
+        try:
+            stored = self.store.game(self.game_id)
+            if stored.actions == len(referee.game.history):
+                return False
+            game = self._replay(stored)
+        except Exception as exc:  # noqa: BLE001 - the log cannot be read either: keep the checkpoint
+            log.warning("game #%s: the log could not be read back after a failed write: %s", self.game_id, exc)
+            return False
+        referee.restore(self._new_referee(game).checkpoint())   # the same object: holders see the log's game
+        self.calls = {}
+        self.last_shot = None
+        self._resumed = True
+        self.status = "over" if game.is_over() else "playing"
+        return True
+
+    def _unwritten(self, cause: Exception, partly: bool) -> str:
+        """What failed and what to do about it, for the people at the table."""
+        what = f"{type(cause).__name__}: {cause}"
+        where = self.store.path.parent
+        if partly:
+            done = ("only part of it was stored: the game carries on from what the log holds, as after a restart, "
+                    "and earlier calls can no longer be overruled")
+        else:
+            done = "nothing was changed"
+        return (f"the game log {self.store.path} could not be written ({what}): {done}; "
+                f"free space on the disk holding {where} or make it writable, then try again")
 
     # ---- commands from the dashboard ---------------------------------------------------------
 
@@ -305,58 +412,72 @@ class TableSession(GameLoop):
         if choice not in question.choices:
             raise ValueError(f"{choice!r} is not a choice of question {qid}: {', '.join(question.choices)}")
         assert self.game_id is not None
-        self.store.record(self.game_id, self._stored_count(), [], "answer", {"question_id": qid, "choice": choice})
-        self._announce("answer", f"answer to question {qid}: {choice}", {"question_id": qid, "choice": choice})
-        before = self._positions()
-        results = referee.answer(qid, choice)
-        self._handle(results, before)
-        return results
+        game_id = self.game_id
+
+        def decide() -> list[Call | Question]:
+            self._write(self.store.record, game_id, self._stored_count(), [], "answer",
+                        {"question_id": qid, "choice": choice})
+            self._announce("answer", f"answer to question {qid}: {choice}", {"question_id": qid, "choice": choice})
+            before = self._positions()
+            results = referee.answer(qid, choice)
+            self._handle(results, before)
+            return results
+
+        return self._decide(decide)
 
     def _cmd_overrule(self, payload: dict[str, Any]) -> dict[str, Any]:
         _fields(payload, {"call_id": int, "decision": str})
         referee = self._playing()
         call_id, decision = payload["call_id"], payload["decision"]
         assert self.game_id is not None
-        stored = self.store.actions(self.game_id)
+        game_id = self.game_id
         if call_id not in {c.call_id for c in referee.calls}:
             raise NotFound(f"there is no call {call_id} to overrule (calls made since the service started: "
                            f"{', '.join(str(c.call_id) for c in referee.calls) or 'none'})")
-        try:
-            call = referee.overrule(call_id, decision)
-        except RefereeError as exc:
-            raise ValueError(str(exc)) from None
-        game = referee.game
-        encoded = [(p, game.encode_action(a)) for p, a in game.history]
-        keep = 0
-        while keep < min(len(stored), len(encoded)) and [stored[keep][0], stored[keep][1]] == list(encoded[keep]):
-            keep += 1
-        data = _call_json(call)
-        data["overruled"] = {"call_id": call_id, "decision": decision}
-        self.store.record(self.game_id, keep, encoded[keep:], "overrule", data, keep=keep)
-        self.calls[call.call_id] = {**data, "kind": "call", "actions": len(game.history)}
-        if call_id in self.calls:
-            self.calls[call_id]["overruled_by"] = call.call_id
-        self.last_shot = None if self.last_shot and self.last_shot["call_id"] == call_id else self.last_shot
-        if game.is_over():
-            self.store.set_status(self.game_id, "over")
-            self.status = "over"
-        elif self.status == "over":
-            self.status = "playing"
-        self._announce("overrule", f"call {call_id} overruled with {decision}: {call.reason}",
-                       {"call_id": call.call_id, "overrules": call_id, "decision": decision})
-        return {"call_id": call.call_id, "reason": call.reason, "actions": len(game.history)}
+
+        def decide() -> dict[str, Any]:
+            stored = self._write(self.store.actions, game_id)
+            try:
+                call = referee.overrule(call_id, decision)
+            except RefereeError as exc:
+                raise ValueError(str(exc)) from None
+            game = referee.game
+            encoded = [(p, game.encode_action(a)) for p, a in game.history]
+            keep = 0
+            while keep < min(len(stored), len(encoded)) and [stored[keep][0], stored[keep][1]] == list(encoded[keep]):
+                keep += 1
+            data = _call_json(call)
+            data["overruled"] = {"call_id": call_id, "decision": decision}
+            self._write(self.store.record, game_id, keep, encoded[keep:], "overrule", data, keep=keep)
+            self.calls[call.call_id] = {**data, "kind": "call", "actions": len(game.history)}
+            if call_id in self.calls:
+                self.calls[call_id] = {**self.calls[call_id], "overruled_by": call.call_id}
+            self.last_shot = None if self.last_shot and self.last_shot["call_id"] == call_id else self.last_shot
+            if game.is_over():
+                self._mark_over()
+            elif self.status == "over":
+                self.status = "playing"
+            self._announce("overrule", f"call {call_id} overruled with {decision}: {call.reason}",
+                           {"call_id": call.call_id, "overrules": call_id, "decision": decision})
+            return {"call_id": call.call_id, "reason": call.reason, "actions": len(game.history)}
+
+        return self._decide(decide)
 
     def player_action(self, player: int, action: Any) -> Call:
         """A choice a player makes at the table (a power, a wake, the end of a turn): checked by the
         engine, stored, then shown."""
         referee = self._playing()
-        before = self._positions()
-        try:
-            call = referee.player_action(player, action)
-        except RuleError as exc:
-            raise ValueError(f"the rules refuse it: {exc.reason}") from None
-        self._store_call(call, before)
-        return call
+
+        def decide() -> Call:
+            before = self._positions()
+            try:
+                call = referee.player_action(player, action)
+            except RuleError as exc:
+                raise ValueError(f"the rules refuse it: {exc.reason}") from None
+            self._store_call(call, before)
+            return call
+
+        return self._decide(decide)
 
     def _cmd_action(self, payload: dict[str, Any]) -> dict[str, Any]:
         _fields(payload, {"player": int, "action": object})
@@ -375,7 +496,10 @@ class TableSession(GameLoop):
         _fields(payload, {})
         self._playing()
         assert self.game_id is not None
-        self.store.set_status(self.game_id, "aborted")
+        try:
+            self.store.set_status(self.game_id, "aborted")
+        except Exception as exc:  # noqa: BLE001 - any store failure: the game goes on as it was
+            raise LogWriteError(self._unwritten(exc, partly=False)) from exc
         self.status = "aborted"
         self._announce("service", f"game #{self.game_id} aborted")
         return {"aborted": self.game_id}
@@ -479,4 +603,4 @@ def _fields(payload: dict[str, Any], wanted: dict[str, type]) -> None:
             raise ValueError(f"{name!r} must be text, not {value!r}")
 
 
-__all__ = ["SEAT_COLOURS", "NotFound", "TableSession", "TableSetup"]
+__all__ = ["SEAT_COLOURS", "LogWriteError", "NotFound", "TableSession", "TableSetup"]
