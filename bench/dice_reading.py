@@ -5,7 +5,7 @@
 Held-out splits (never trained on, never tuned on):
   nell-byler-train images 140..199 by name (the last 60), matteop65/Valid, chaseelliottpatterson/test.
 With --all, also the parts used to train the learned finder and readers (bench/train_dicenet.py,
-bench/train_pipnet.py, bench/train_cropnet.py) and choose thresholds, marked as such: their
+bench/train_pipnet.py) and choose thresholds, marked as such: their
 figures are not a measure of accuracy on new photos.
 
 For each: die-finding precision and recall (a found die matches a label when its centre is inside the

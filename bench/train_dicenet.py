@@ -2,7 +2,7 @@
 
     pip install torch==2.13.0                                   # training only (a CPU build is enough)
     python bench/train_dicenet.py [--data ../shared/data]       # about half an hour on 2 cores
-    python bench/train_dicenet.py --reader-only                 # the face reader alone, on the shipped finder
+    python bench/train_dicenet.py --reader-only                 # the face reader alone (20 min), on the shipped finder
 
 The service runs both networks with numpy (controller/vision/dicenet.py); PyTorch is needed only here.
 
@@ -11,6 +11,8 @@ Splits (the same ones bench/dice_reading.py reports on; nothing held out is read
 * nell-byler-train: images sorted by name; the first 120 train, the next 20 validate, the last 60
   are held out.
 * matteop65: Train trains, but every tenth image validates; Valid is held out.
+* chaseelliottpatterson (loose crops of single dice, the face reader only): train trains, val
+  validates, test is held out.
 * rendered table scenes (controller/vision/render.py): dice of random colours on every mat layout,
   tilted cameras, varied light, with their exact truth.
 
@@ -21,8 +23,13 @@ at each die's centre (focal loss), the face at and around it (cross-entropy), th
 the centre and the face's side (L1). matteop65's boxes surround only the pips, so its dice teach no
 side.
 
-The face reader is then trained on crops where the trained finder looks: each die it finds, many
-times jittered, and each place it takes for a die wrongly, as "not a die".
+The face reader is then trained on crops where the trained finder looks: each die it finds, and
+each place it takes for a die wrongly, as "not a die". Every epoch cuts fresh crops, shifted,
+scaled, turned, recoloured and sometimes blurred; dark dice (translucent smoke with red pips, black
+with white) are the hardest to read and are shown twice as often. The loose crops of single dice
+teach it to read :func:`controller.vision.dice.read_crop`'s crops too. The shipped reader was
+trained with ``--reader-only --reader-with-validation``, once the recipe and the thresholds in
+controller/vision/dice.py had been chosen on the validation parts with a reader trained without them.
 
 Last lines: ``validation_recall: X`` (the finder's) and ``validation_reader_accuracy: X``.
 """
@@ -41,7 +48,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from controller.vision import dicenet  # noqa: E402
+from controller.vision import dicenet, pipnet  # noqa: E402
 from controller.vision import evaluate as ev  # noqa: E402
 
 WINDOW = 256
@@ -56,6 +63,8 @@ SIGMA = 0.8
 #: The share of training windows cut from rendered scenes rather than photos.
 RENDERED_SHARE = 0.25
 
+NOT_A_DIE = pipnet.NOT_A_DIE
+
 
 def splits(data: Path) -> dict[str, list[tuple[ev.Sample, bool]]]:
     """Training and validation photos, each with whether its boxes give the die's side."""
@@ -65,6 +74,29 @@ def splits(data: Path) -> dict[str, list[tuple[ev.Sample, bool]]]:
         "train": [(s, True) for s in nell[:120]] + [(s, False) for i, s in enumerate(matteo) if i % 10],
         "val": [(s, True) for s in nell[120:140]] + [(s, False) for i, s in enumerate(matteo) if not i % 10],
     }
+
+
+def crop_splits(data: Path) -> dict[str, list[ev.Sample]]:
+    """Training and validation crops of single dice (chaseelliottpatterson; test is held out)."""
+    root = data / "dice-crops" / "chaseelliottpatterson"
+    return {"train": ev.collect(root / "train"), "val": ev.collect(root / "val")}
+
+
+def load_crops(samples: list[ev.Sample]) -> list[tuple[np.ndarray, np.ndarray, bool]]:
+    """Each loose crop of one die as a photo: padded with its border's colour, the die in the middle
+    with its face taken to fill :data:`controller.vision.dicenet.CROP_FACE_SIDE` of the crop, as
+    :func:`controller.vision.dice.read_crop` reads it."""
+    out = []
+    for sample in samples:
+        image = cv2.imread(str(sample.image), cv2.IMREAD_COLOR)
+        h, w = image.shape[:2]
+        edge = np.concatenate([image[0], image[-1], image[:, 0], image[:, -1]])
+        pad = max(h, w)
+        padded = cv2.copyMakeBorder(image, pad, pad, pad, pad, cv2.BORDER_CONSTANT,
+                                    value=[int(v) for v in np.median(edge, axis=0)])
+        row = (pad + w / 2, pad + h / 2, dicenet.CROP_FACE_SIDE * min(h, w), sample.crop_face)
+        out.append((padded, np.array([row], np.float32), True))
+    return out
 
 
 def load(samples: list[tuple[ev.Sample, bool]]) -> list[tuple[np.ndarray, np.ndarray, bool]]:
@@ -261,61 +293,174 @@ def validate(net: dicenet.DiceNet, photos, min_score: float = 0.3) -> dict[str, 
             "accuracy": right / max(1, labels)}
 
 
-def reader_samples(finder: dicenet.DiceNet, photos, copies: int, seed: int,
-                   side_px: int = dicenet.READER_SIDE) -> tuple[np.ndarray, np.ndarray]:
-    """The face reader's inputs and classes (0..5 faces, 6 not a die) where the finder looks: at
-    each die it found, ``copies`` crops jittered in place, size, turn and colour (the plain crop
-    when ``copies`` is 0), and at each place it took for a die wrongly, a few as "not a die"."""
-    rng = np.random.default_rng(seed)
-    xs, ys = [], []
-    for image, dice, _ in photos:
+#: A die whose face's middle is darker than this (HSV value, 0..255) counts as dark: dark and
+#: translucent dice are the hardest to read, so the reader sees them more often.
+DARK_VALUE = 90
+
+
+def is_dark(image: np.ndarray, centre: tuple[float, float], size: float) -> bool:
+    """Whether the die at ``centre`` is dark, by the median value of its face's middle."""
+    r = max(2, int(size * 0.3))
+    x, y = int(centre[0]), int(centre[1])
+    patch = image[max(0, y - r):y + r, max(0, x - r):x + r]
+    return patch.size > 0 and float(np.median(cv2.cvtColor(patch, cv2.COLOR_BGR2HSV)[:, :, 2])) < DARK_VALUE
+
+
+def reader_places(finder: dicenet.DiceNet, photos, first: int = 0
+                  ) -> list[tuple[int, tuple[float, float], float, int, bool]]:
+    """Where the face reader will be shown dice: (photo index, counted from ``first``, centre, face
+    side, class, dark) at each die the finder finds (classes 0..5, its face), each labelled die it
+    misses (at the typical size) and each place it takes for a die wrongly (class 6, "not a die")."""
+    places = []
+    for k, (image, dice, _) in enumerate(photos, first):
         found = finder.detect(image, 0.25)
         labs = [ev.Label(int(p), x, y, s, s) for x, y, s, p in dice]
         pairs = dict((j, i) for i, j in ev.match(labs, [d.center for d in found]))
         sizes = [d.size for d in found]
         typical = float(np.median(sizes)) if sizes else 40.0
-        places = [(d.center, d.size, labs[pairs[j]].pips - 1 if j in pairs else 6)
-                  for j, d in enumerate(found)]
-        seen = {pairs[j] for j in pairs}
-        places += [((lab.cx, lab.cy), typical, lab.pips - 1) for i, lab in enumerate(labs) if i not in seen]
-        for centre, size, cls in places:
-            for _ in range(max(1, copies if cls < 6 else copies // 3)):
-                if not copies:
-                    xs.append(dicenet.reader_input(image, centre, size, side_px))
-                    ys.append(cls)
-                    continue
-                cx, cy = centre[0] + rng.normal(0, 0.06) * size, centre[1] + rng.normal(0, 0.06) * size
-                s = size * math.exp(rng.normal(0, 0.1))
-                side = int(math.ceil(s * 3))
-                m = cv2.getRotationMatrix2D((float(cx), float(cy)), float(rng.uniform(0, 360)), 1.0)
-                m[0, 2] += side / 2 - cx
-                m[1, 2] += side / 2 - cy
-                patch = cv2.warpAffine(image, m, (side, side), flags=cv2.INTER_LINEAR,
-                                       borderMode=cv2.BORDER_REPLICATE)
-                patch = recolour(patch, rng)
-                xs.append(dicenet.reader_input(patch, (side / 2, side / 2), s, side_px))
-                ys.append(cls)
-    return np.stack(xs), np.asarray(ys)
+        here = [(d.center, d.size, labs[pairs[j]].pips - 1 if j in pairs else NOT_A_DIE) for j, d in enumerate(found)]
+        seen = set(pairs.values())
+        here += [((lab.cx, lab.cy), typical, lab.pips - 1) for i, lab in enumerate(labs) if i not in seen]
+        places += [(k, c, s, cls, cls != NOT_A_DIE and is_dark(image, c, s)) for c, s, cls in here]
+    return places
+
+
+def reader_crop(image: np.ndarray, centre: tuple[float, float], size: float, side_px: int,
+                rng: np.random.Generator) -> np.ndarray:
+    """One reader input for the die at ``centre``, shifted, scaled, turned, sometimes blurred to a
+    lower resolution, and recoloured at random."""
+    cx, cy = centre[0] + rng.normal(0, 0.06) * size, centre[1] + rng.normal(0, 0.06) * size
+    s = size * math.exp(rng.normal(0, 0.1))
+    side = int(math.ceil(s * 2))
+    m = cv2.getRotationMatrix2D((float(cx), float(cy)), float(rng.uniform(0, 360)), 1.0)
+    m[0, 2] += side / 2 - cx
+    m[1, 2] += side / 2 - cy
+    patch = cv2.warpAffine(image, m, (side, side), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    if rng.random() < 0.3:
+        small = max(4, int(side * rng.uniform(0.5, 0.9)))
+        patch = cv2.resize(cv2.resize(patch, (small, small), interpolation=cv2.INTER_AREA), (side, side),
+                           interpolation=cv2.INTER_LINEAR)
+    return dicenet.reader_input(recolour(patch, rng), (side / 2, side / 2), s, side_px)
+
+
+def build_reader(side_px: int, channels: tuple[int, ...], hidden: int):
+    """The reader's PyTorch twin of :class:`controller.vision.pipnet.PipNet`: 3x3 convolutions, each
+    with batch normalisation (folded into it on export), ReLU and 2x2 max-pooling, then two dense
+    layers."""
+    from torch import nn
+
+    chans = (dicenet.READER_PLANES, *channels)
+    layers: list = []
+    for i in range(pipnet.CONV_LAYERS):
+        layers += [nn.Conv2d(chans[i], chans[i + 1], 3, padding=1, bias=False), nn.BatchNorm2d(chans[i + 1]),
+                   nn.ReLU(), nn.MaxPool2d(2)]
+    cells = side_px // 2 ** pipnet.CONV_LAYERS
+    return nn.Sequential(*layers, nn.Flatten(), nn.Linear(chans[-1] * cells * cells, hidden), nn.ReLU(),
+                         nn.Dropout(0.3), nn.Linear(hidden, len(pipnet.CLASSES)))
+
+
+def export_reader(model) -> pipnet.PipNet:
+    """The trained reader as numpy weights, each batch normalisation folded into its convolution."""
+    from torch import nn
+
+    params: dict[str, np.ndarray] = {}
+    convs = [m for m in model if isinstance(m, nn.Conv2d)]
+    norms = [m for m in model if isinstance(m, nn.BatchNorm2d)]
+    for i, (conv, bn) in enumerate(zip(convs, norms)):
+        scale = (bn.weight / (bn.running_var + bn.eps).sqrt()).detach().numpy()
+        params[f"conv{i}.weight"] = conv.weight.detach().numpy() * scale[:, None, None, None]
+        params[f"conv{i}.bias"] = bn.bias.detach().numpy() - bn.running_mean.detach().numpy() * scale
+    for i, dense in enumerate(m for m in model if isinstance(m, nn.Linear)):
+        params[f"fc{i}.weight"], params[f"fc{i}.bias"] = dense.weight.detach().numpy(), dense.bias.detach().numpy()
+    return pipnet.PipNet(params)
+
+
+def crop_places(crops, first: int = 0) -> list[tuple[int, tuple[float, float], float, int, bool]]:
+    """The reader's places in loose crops (:func:`load_crops`): the die in the middle of each."""
+    out = []
+    for k, (image, rows, _) in enumerate(crops, first):
+        for cx, cy, side, pips in rows:
+            out.append((k, (float(cx), float(cy)), float(side), int(pips) - 1, is_dark(image, (cx, cy), side)))
+    return out
+
+
+def reader_accuracy(reader: pipnet.PipNet, photos, places) -> tuple[float, int]:
+    """The share of the dice among ``places`` whose face ``reader`` reads right (best guess), and
+    their number."""
+    dice = [(k, c, s, cls) for k, c, s, cls, _ in places if cls != NOT_A_DIE]
+    side = dicenet.input_side(reader)
+    x = np.stack([dicenet.reader_input(photos[k][0], c, s, side) for k, c, s, _ in dice])
+    p = dicenet.read(reader, x)
+    return float((p[:, :NOT_A_DIE].argmax(1) == np.array([d[3] for d in dice])).mean()), len(dice)
 
 
 def train_reader(finder: dicenet.DiceNet, train, val, args) -> float:
-    """Train the face reader on the finder's own places; returns its validation accuracy."""
-    sys.path.insert(0, str(ROOT / "bench"))
-    from train_pipnet import train as fit
+    """Train the face reader on the finder's own places, with fresh jittered crops every epoch;
+    returns its validation accuracy."""
+    import torch
+    from torch import nn
 
-    x, y = reader_samples(finder, train, args.copies, 1, args.reader_side)
-    if args.reader_rendered:
-        xr, yr = reader_samples(finder, rendered(args.reader_rendered, 11), args.copies // 2, 3, args.reader_side)
-        x, y = np.concatenate([x, xr]), np.concatenate([y, yr])
-    print(f"reader samples: {len(y)} (per class {np.bincount(y, minlength=7).tolist()})", flush=True)
-    net = fit(x, y, args.reader_epochs, tuple(int(c) for c in args.reader_channels.split(",")), args.reader_hidden)
-    net.save(args.reader_out)
-    xv, yv = reader_samples(finder, val, 0, 2, args.reader_side)
-    p = dicenet.read(dicenet.PipNet.load(args.reader_out), xv)
-    accuracy = float((p.argmax(1) == yv).mean())
-    faces = yv < 6
-    print(f"reader validation: {accuracy:.4f} of {len(yv)} places; faces of dice "
-          f"{float((p[faces, :6].argmax(1) == yv[faces]).mean()):.4f} of {int(faces.sum())}", flush=True)
+    crops = crop_splits(args.data)
+    loose, loose_val = load_crops(crops["train"]), load_crops(crops["val"])
+    photos = list(train) + (rendered(args.reader_rendered, 11) if args.reader_rendered else [])
+    places = reader_places(finder, photos)
+    val_places = reader_places(finder, val)
+    loose_places = crop_places(loose_val, len(val))
+    if args.reader_with_validation:
+        places += reader_places(finder, val, len(photos))
+        photos += list(val)
+    places += crop_places(loose, len(photos)) * args.crop_weight
+    photos += loose
+    if args.reader_with_validation:
+        places += crop_places(loose_val, len(photos)) * args.crop_weight
+        photos += loose_val
+    val, val_places = list(val) + loose_val, val_places + loose_places
+    counts = np.bincount([p[3] for p in places], minlength=len(pipnet.CLASSES)).tolist()
+    print(f"reader places: {len(places)} (per class {counts}; dark dice {sum(p[4] for p in places)})", flush=True)
+    rng = np.random.default_rng(1)
+
+    def copies(cls: int, dark: bool) -> int:
+        if cls == NOT_A_DIE:
+            return max(1, args.reader_copies // 3)
+        return args.reader_copies * (args.dark_weight if dark else 1)
+
+    labels = torch.tensor([p[3] for p in places for _ in range(copies(p[3], p[4]))])
+    model = build_reader(args.reader_side, tuple(int(c) for c in args.reader_channels.split(",")), args.reader_hidden)
+    steps = args.reader_epochs * math.ceil(len(labels) / 128)
+    opt = torch.optim.AdamW(model.parameters(), lr=3e-3, weight_decay=1e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps, pct_start=0.1)
+    loss_fn = nn.CrossEntropyLoss(label_smoothing=0.05)
+    start = time.time()
+    for epoch in range(1, args.reader_epochs + 1):
+        x = torch.from_numpy(np.stack([reader_crop(photos[k][0], c, s, args.reader_side, rng)
+                                       for k, c, s, cls, dark in places for _ in range(copies(cls, dark))]))
+        model.train()
+        order = torch.randperm(len(labels))
+        total = 0.0
+        for first in range(0, len(order), 128):
+            idx = order[first:first + 128]
+            xb = torch.rot90(x[idx], int(torch.randint(4, ())), dims=(2, 3))
+            if torch.rand(()) < 0.5:
+                xb = torch.flip(xb, dims=(3,))
+            loss = loss_fn(model(xb), labels[idx])
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            if sched.last_epoch < steps - 1:
+                sched.step()
+            total += float(loss.detach()) * len(idx)
+        if epoch % 5 == 0 or epoch == args.reader_epochs:
+            model.eval()
+            reader = export_reader(model)
+            accuracy, n = reader_accuracy(reader, val, val_places)
+            on_crops, m = reader_accuracy(reader, val, loose_places)
+            print(f"reader epoch {epoch}: loss {total / len(labels):.4f}, validation {accuracy:.4f} of {n} dice "
+                  f"(loose crops {on_crops:.4f} of {m}) ({time.time() - start:.0f} s)", flush=True)
+    model.eval()
+    export_reader(model).save(args.reader_out)
+    accuracy, n = reader_accuracy(pipnet.PipNet.load(args.reader_out), val, val_places)
+    trained_on = " (trained on too)" if args.reader_with_validation else ""
+    print(f"saved {args.reader_out}; reader validation{trained_on}: {accuracy:.4f} of {n} dice", flush=True)
     return accuracy
 
 
@@ -328,8 +473,14 @@ def main() -> int:
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--out", type=Path, default=dicenet.WEIGHTS)
     parser.add_argument("--reader-out", type=Path, default=dicenet.READER_WEIGHTS)
-    parser.add_argument("--copies", type=int, default=24, help="jittered crops of each die for the reader")
-    parser.add_argument("--reader-epochs", type=int, default=24)
+    parser.add_argument("--reader-copies", type=int, default=6, help="jittered crops of each die per reader epoch")
+    parser.add_argument("--dark-weight", type=int, default=2, help="how many times more often dark dice are shown")
+    parser.add_argument("--crop-weight", type=int, default=3,
+                        help="how many times more often each loose crop of one die is shown than a die in a photo")
+    parser.add_argument("--reader-with-validation", action="store_true",
+                        help="train the face reader on the validation parts too (once the recipe and the "
+                             "thresholds have been chosen on them): its validation figure is then not a measure")
+    parser.add_argument("--reader-epochs", type=int, default=40)
     parser.add_argument("--rendered", type=int, default=160, help="rendered scenes to train on too")
     parser.add_argument("--reader-side", type=int, default=dicenet.READER_SIDE,
                         help="side of the reader's crops in pixels (a multiple of 8)")
@@ -352,13 +503,13 @@ def main() -> int:
     train, val = load(sets["train"]), load(sets["val"])
     print(f"training photos: {len(train)}, dice: {sum(len(d) for _, d, _ in train)}; "
           f"validation photos: {len(val)}", flush=True)
-    scenes = rendered(args.rendered, 7) if args.rendered else []
-    if scenes:
-        print(f"rendered scenes: {len(scenes)}, dice: {sum(len(d) for _, d, _ in scenes)}", flush=True)
     if args.reader_only:
         accuracy = train_reader(dicenet.DiceNet.load(args.out), train, val, args)
         print(f"validation_reader_accuracy: {accuracy:.4f}")
         return 0
+    scenes = rendered(args.rendered, 7) if args.rendered else []
+    if scenes:
+        print(f"rendered scenes: {len(scenes)}, dice: {sum(len(d) for _, d, _ in scenes)}", flush=True)
     model = build_model()
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=args.lr, total_steps=args.steps, pct_start=0.05)

@@ -83,14 +83,9 @@ SYMBOLS_NOT_A_DIE = 0.5
 DUPLICATE_REACH = 0.6
 UNREAD_DUPLICATE_REACH = 0.85
 
-#: The loose-crop network's reading stands without the pip layouts' opinion at this probability
-#: (measured on the chaseelliottpatterson validation part).
-CROP_NET_SURE = 0.7
-
-#: A centred pip layout reading this sure stands against the loose-crop network unless the network
-#: is surer than ``NET_CROP_OVERRULES`` (rendered and other unfamiliar dice fool the network).
+#: In a loose crop of one die, a centred pip layout reading this sure stands where the face reader
+#: is unsure.
 LAYOUT_CROP_SURE = 0.85
-NET_CROP_OVERRULES = 0.99
 
 #: A pip layout reading this sure stands against the network unless the network is at least
 #: ``NET_VERY_SURE`` of another face (chosen on the validation parts and rendered table scenes).
@@ -104,15 +99,12 @@ NET_VERY_SURE = 0.6
 LEARNED_MIN_SCORE = 0.3
 LEARNED_DIE = 0.35
 
-#: The weight of the finder's own face probabilities against the face reader's.
-FINDER_FACE_WEIGHT = 0.3
-
 #: A pip layout's size replaces the learned finder's where the two are within this factor range.
 SIZE_FIT_RANGE = (0.4, 2.5)
 
 #: Below this probability of its likeliest face, a die found by the learned finder is unreadable
 #: (on the validation parts, readings under 0.6 were wrong more often than right, over it all right).
-LEARNED_SURE = 0.6
+LEARNED_SURE = 0.5
 
 
 def _odd(n: float) -> int:
@@ -427,7 +419,7 @@ def find_learned(image_bgr: np.ndarray, finder: _dicenet.DiceNet, die_size_px: f
         die = det.score * (1.0 - float(p[_pipnet.NOT_A_DIE]))
         if die < LEARNED_DIE:
             continue
-        face = _learned_face(p, det.faces)
+        face = _learned_face(p)
         angle, fitted = 0.0, None
         if face.pips is not None and face.pips > 1:
             _, fit, _ = _read_at(image_bgr, det.center, size, 0.0, (size / 12.0, size / 2.0))
@@ -449,10 +441,11 @@ def find_learned(image_bgr: np.ndarray, finder: _dicenet.DiceNet, die_size_px: f
     return _distinct(found, unread_reach=DUPLICATE_REACH)
 
 
-def _learned_face(reader: np.ndarray, finder: np.ndarray) -> DieFace:
-    """The face from the reader's probabilities (faces, then "not a die") and the finder's own."""
-    p = reader[:_pipnet.NOT_A_DIE] / max(1e-6, float(reader[:_pipnet.NOT_A_DIE].sum()))
-    p = (1.0 - FINDER_FACE_WEIGHT) * p + FINDER_FACE_WEIGHT * finder
+def _learned_face(probs: np.ndarray) -> DieFace:
+    """The face from the reader's probabilities (faces, then "not a die"); without the reader's
+    weights, the finder's own face probabilities stand in. The reader alone reads better than
+    the two mixed: on the validation photos any share of the finder's lowered the accuracy."""
+    p = probs[:_pipnet.NOT_A_DIE] / max(1e-6, float(probs[:_pipnet.NOT_A_DIE].sum()))
     best = int(np.argmax(p))
     sure = float(p[best])
     if sure < LEARNED_SURE:
@@ -510,44 +503,29 @@ def _distinct(found: list[tuple[float, DieDetection]], unread_reach: float = UNR
 def read_crop(crop_bgr: np.ndarray, faces: FaceLibrary | None = None) -> DieFace:
     """Read the die in a crop showing one die near its middle, however tightly cut.
 
-    The crop's middle is read by pip layouts as a face filling 60 % to all of the crop, and by a
-    small network trained on loose crops of real dice (:func:`controller.vision.pipnet.default_crop`).
-    Where they agree, or the pip reading is sure and the network not very sure, the pip reading
-    stands; otherwise a sure network reading stands. Failing both, the die is also looked for in the
-    crop (padded with its border colour) as in a photo and the surer pip reading wins, the network's
-    reading standing where no pip reading does. With a face library (symbol dice, which the network
-    has never seen) only the pip and symbol readers run.
+    The face reader (:func:`controller.vision.dicenet.default_reader`), trained on loose crops of real
+    dice as well as on photos, reads the crop's middle as a face filling
+    :data:`controller.vision.dicenet.CROP_FACE_SIDE` of it; it reads translucent casino dice, whose
+    pips show through the other faces, far better than pip layouts. Where it is unsure, a sure pip
+    layout reading of the middle (a face filling 60 % to all of the crop) stands; failing both, the
+    die is unreadable. With a face library (symbol dice, which the reader has never seen), or
+    without the reader's weights, the pip and symbol readers run alone, and the die is also looked
+    for in the crop as in a photo.
     """
     h, w = crop_bgr.shape[:2]
     side = min(h, w)
     square = crop_bgr[(h - side) // 2:(h - side) // 2 + side, (w - side) // 2:(w - side) // 2 + side]
     readings = [read_face(square, faces, face_side=f) for f in (0.6, 0.7, 0.85, 1.0)]
     centred = max(readings, key=lambda f: (f.readable, f.confidence))
-    net = _pipnet.default_crop()
-    if net is None or (faces is not None and len(faces)):
+    reader = _dicenet.default_reader()
+    if reader is None or (faces is not None and len(faces)):
         return _read_crop_classical(crop_bgr, square, faces, centred)
-    learned = _crop_net_reading(net, square)
-    if centred.readable and centred.pips == learned.pips:
-        return DieFace(pips=centred.pips, confidence=max(centred.confidence, learned.confidence))
-    if (centred.readable and centred.confidence >= LAYOUT_CROP_SURE
-            and learned.confidence < NET_CROP_OVERRULES):
-        return centred
-    if learned.confidence >= CROP_NET_SURE:
+    x = _dicenet.reader_input(square, (side / 2, side / 2), _dicenet.CROP_FACE_SIDE * side,
+                              _dicenet.input_side(reader))
+    learned = _learned_face(_dicenet.read(reader, x[None])[0])
+    if learned.readable or not (centred.readable and centred.confidence >= LAYOUT_CROP_SURE):
         return learned
-    classical = _read_crop_classical(crop_bgr, square, faces, centred)
-    if classical.readable or learned.confidence < _pips.MIN_CONFIDENCE:
-        return classical
-    return learned
-
-
-def _crop_net_reading(net: _pipnet.PipNet, square_bgr: np.ndarray) -> DieFace:
-    """The loose-crop network's reading, averaged over the crop's quarter turns and mirror images."""
-    f = _pipnet.crop_features(square_bgr)
-    views = [np.rot90(g, k, axes=(1, 2)) for g in (f, f[:, :, ::-1]) for k in range(4)]
-    p = net.probabilities(np.ascontiguousarray(np.stack(views)))[:, :_pipnet.NOT_A_DIE].mean(axis=0)
-    p = p / max(1e-6, float(p.sum()))
-    best = int(np.argmax(p))
-    return DieFace(pips=best + 1, confidence=round(float(p[best]), 3))
+    return centred
 
 
 def _read_crop_classical(crop_bgr: np.ndarray, square: np.ndarray, faces: FaceLibrary | None,

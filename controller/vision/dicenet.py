@@ -50,7 +50,14 @@ READER_WEIGHTS = Path(__file__).with_name("data") / "dicefaces.npz"
 #: The reader's crop: its side over the finder's face side, and its usual resolution (the shipped
 #: weights' own is :func:`input_side`).
 READER_CROP = 1.3
-READER_SIDE = 32
+READER_SIDE = 48
+
+#: In a loose crop of one die (:func:`controller.vision.dice.read_crop`), the share of the crop's
+#: side its face is taken to fill.
+CROP_FACE_SIDE = 0.7
+
+#: The reader's input planes: the crop's three colours standardised two ways (:func:`reader_input`).
+READER_PLANES = 6
 
 
 @dataclasses.dataclass(frozen=True)
@@ -150,15 +157,22 @@ class DiceNet:
 def reader_input(image_bgr: np.ndarray, center: tuple[float, float], size: float,
                  out: int = READER_SIDE) -> np.ndarray:
     """The face reader's input for a die: a colour crop READER_CROP times its face's side, resampled
-    to ``out`` pixels (the reader's :func:`input_side`), standardised by its own mean and spread
-    (3 x out x out)."""
+    to ``out`` pixels (the reader's :func:`input_side`), as two standardised copies (6 x out x out).
+
+    The first copy is standardised by the whole crop's mean and spread, the second by its middle
+    half's (the face itself), clipped to four spreads: on a dark or translucent die against a light
+    tray the first leaves the face's pips a few grey levels apart, the second spreads them out.
+    """
     side = size * READER_CROP
     m = np.array([[out / side, 0.0, out / 2 - center[0] * out / side],
                   [0.0, out / side, out / 2 - center[1] * out / side]])
     crop = cv2.warpAffine(image_bgr, m, (out, out), flags=cv2.INTER_AREA,
                           borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
-    crop = (crop - crop.mean()) / (crop.std() + 8.0)
-    return np.ascontiguousarray(crop.transpose(2, 0, 1))
+    whole = (crop - crop.mean()) / (crop.std() + 8.0)
+    q = out // 4
+    middle = crop[q:out - q, q:out - q]
+    face = np.clip((crop - middle.mean(axis=(0, 1))) / (middle.std() + 4.0), -4.0, 4.0)
+    return np.ascontiguousarray(np.concatenate([whole, face], axis=2).transpose(2, 0, 1))
 
 
 def input_side(reader: PipNet) -> int:

@@ -9,9 +9,8 @@ layers, two dense layers, about 70,000 weights) run with numpy. It was trained o
 of the real photo sets only (``bench/train_pipnet.py``, which also says which files); its weights are
 a small ``.npz`` beside this module. Without that file the classical reading stands alone.
 
-A second set of weights for the same network (``cropnet.npz``, ``bench/train_cropnet.py``) reads a
-whole loose crop of one die, as cut by hand or by another detector, where no pip layout has squared
-the face yet (:func:`crop_features`, :func:`default_crop`).
+The learned die finder's face reader (:mod:`controller.vision.dicenet`) is the same network, fed
+colour crops instead.
 """
 
 from __future__ import annotations
@@ -33,12 +32,6 @@ NOT_A_DIE = 6
 
 WEIGHTS = Path(__file__).with_name("data") / "pipnet.npz"
 
-#: The same network trained on whole loose crops of one die (``bench/train_cropnet.py``).
-CROP_WEIGHTS = Path(__file__).with_name("data") / "cropnet.npz"
-
-#: In a loose crop of one die, the share of the crop's side the face is taken to fill.
-CROP_FACE_SIDE = 0.7
-
 #: Convolution layers (3x3, padding 1, ReLU, 2x2 max-pool) then two dense layers.
 CONV_LAYERS = 3
 
@@ -58,20 +51,17 @@ def features(crop_bgr: np.ndarray, face_side: float) -> np.ndarray:
     return np.stack([spot, grey]).astype(np.float32)
 
 
-def crop_features(crop_bgr: np.ndarray) -> np.ndarray:
-    """The loose-crop network's input for a square crop showing one die near its middle."""
-    return features(cv2.resize(crop_bgr, (64, 64), interpolation=cv2.INTER_AREA), CROP_FACE_SIDE)
-
-
 def _conv_relu_pool(x: np.ndarray, w: np.ndarray, b: np.ndarray) -> np.ndarray:
-    n, c, h, wd = x.shape
-    padded = np.pad(x, ((0, 0), (0, 0), (1, 1), (1, 1)))
-    windows = np.lib.stride_tricks.sliding_window_view(padded, (3, 3), axis=(2, 3))
-    # One matrix product over every pixel's 3x3 neighbourhood (im2col), then ReLU and 2x2 max-pool.
-    cols = windows.transpose(0, 2, 3, 1, 4, 5).reshape(n * h * wd, c * 9)
-    y = np.maximum(cols @ w.reshape(len(w), -1).T + b, 0.0).reshape(n, h, wd, len(w))
-    y = y[:, :h // 2 * 2, :wd // 2 * 2].reshape(n, h // 2, 2, wd // 2, 2, len(w)).max(axis=(2, 4))
-    return np.ascontiguousarray(y.transpose(0, 3, 1, 2))
+    """3x3 convolution (padding 1), ReLU and 2x2 max-pool of a channels-last batch (n x h x w x c)."""
+    n, h, wd, c = x.shape
+    padded = np.pad(x, ((0, 0), (1, 1), (1, 1), (0, 0)))
+    # One matrix product over every pixel's 3x3 neighbourhood (im2col, channels last).
+    cols = np.concatenate([padded[:, dy:dy + h, dx:dx + wd] for dy in range(3) for dx in range(3)], axis=3)
+    y = cols.reshape(-1, 9 * c) @ w.transpose(2, 3, 1, 0).reshape(9 * c, len(w))
+    y += b
+    np.maximum(y, 0.0, out=y)
+    y = y.reshape(n, h, wd, len(w))[:, :h // 2 * 2, :wd // 2 * 2]
+    return np.maximum(np.maximum(y[:, 0::2, 0::2], y[:, 0::2, 1::2]), np.maximum(y[:, 1::2, 0::2], y[:, 1::2, 1::2]))
 
 
 class PipNet:
@@ -83,11 +73,11 @@ class PipNet:
     def probabilities(self, x: np.ndarray) -> np.ndarray:
         """Class probabilities for a batch (n x 2 x SIDE x SIDE) or one input (2 x SIDE x SIDE)."""
         single = x.ndim == 3
-        h = x[None] if single else x
+        h = np.ascontiguousarray((x[None] if single else x).transpose(0, 2, 3, 1), dtype=np.float32)
         p = self.params
         for i in range(CONV_LAYERS):
             h = _conv_relu_pool(h, p[f"conv{i}.weight"], p[f"conv{i}.bias"])
-        h = h.reshape(len(h), -1)
+        h = np.ascontiguousarray(h.transpose(0, 3, 1, 2)).reshape(len(h), -1)
         h = np.maximum(0.0, h @ p["fc0.weight"].T + p["fc0.bias"])
         z = h @ p["fc1.weight"].T + p["fc1.bias"]
         z = z - z.max(axis=1, keepdims=True)
@@ -109,9 +99,3 @@ class PipNet:
 def default() -> PipNet | None:
     """The shipped network, or None where its weights file is absent."""
     return PipNet.load(WEIGHTS) if WEIGHTS.is_file() else None
-
-
-@functools.lru_cache(maxsize=1)
-def default_crop() -> PipNet | None:
-    """The shipped loose-crop network, or None where its weights file is absent."""
-    return PipNet.load(CROP_WEIGHTS) if CROP_WEIGHTS.is_file() else None

@@ -7,9 +7,9 @@ import math
 
 import numpy as np
 import pytest
+from dice_drawings import scene
 
 from controller.vision import dice, dicenet
-from dice_drawings import scene
 
 
 def _reference_conv(x, weight, bias, stride, dilation):
@@ -75,6 +75,32 @@ def test_training_export_matches_the_trained_model():
     np.testing.assert_allclose(train_dicenet.export(model).outputs(image), expected, rtol=1e-3, atol=1e-4)
 
 
+def test_reader_export_matches_the_trained_reader():
+    """The face reader's numpy network, batch normalisation folded in, computes what its PyTorch
+    twin computes."""
+    torch = pytest.importorskip("torch")
+    import sys
+    from pathlib import Path
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
+    import train_dicenet
+
+    torch.manual_seed(1)
+    model = train_dicenet.build_reader(32, (8, 12, 16), 24)
+    for module in model:
+        if isinstance(module, torch.nn.BatchNorm2d):
+            module.weight.data.uniform_(0.5, 1.5)
+            module.bias.data.uniform_(-0.3, 0.3)
+            module.running_mean.uniform_(-0.2, 0.2)
+            module.running_var.uniform_(0.5, 2.0)
+    model.eval()
+    image = np.random.default_rng(1).integers(0, 255, (60, 70, 3)).astype(np.uint8)
+    x = dicenet.reader_input(image, (35.0, 30.0), 30.0, 32)[None]
+    expected = torch.softmax(model(torch.from_numpy(x)), 1).detach().numpy()
+    reader = train_dicenet.export_reader(model)
+    assert dicenet.input_side(reader) == 32
+    np.testing.assert_allclose(reader.probabilities(x), expected, rtol=1e-3, atol=1e-5)
+
+
 LAYOUT = [(100, 100, 3, 10.0), (250, 120, 5, 40.0), (380, 250, 1, 0.0), (150, 260, 6, 70.0), (330, 80, 2, 25.0)]
 
 
@@ -109,7 +135,7 @@ def test_learned_finder_keeps_to_the_mask():
 @pytest.mark.parametrize("side", [32, 40])
 def test_the_reader_takes_crops_of_the_side_its_weights_were_trained_on(side):
     rng = np.random.default_rng(side)
-    channels = (3, 8, 8, 12)
+    channels = (dicenet.READER_PLANES, 8, 8, 12)
     params = {}
     for i in range(3):
         params[f"conv{i}.weight"] = rng.normal(size=(channels[i + 1], channels[i], 3, 3))
@@ -122,9 +148,25 @@ def test_the_reader_takes_crops_of_the_side_its_weights_were_trained_on(side):
     assert dicenet.input_side(reader) == side
     image = rng.integers(0, 255, (120, 160, 3)).astype(np.uint8)
     crops = np.stack([dicenet.reader_input(image, (80.0, 60.0), 30.0, side)] * 2)
-    assert crops.shape == (2, 3, side, side)
+    assert crops.shape == (2, dicenet.READER_PLANES, side, side)
     p = dicenet.read(reader, crops)
     assert p.shape == (2, 7)
     np.testing.assert_allclose(p.sum(axis=1), 1.0, rtol=1e-5)
     turned = np.ascontiguousarray(np.rot90(crops, 1, axes=(2, 3))[:, :, :, ::-1])
     np.testing.assert_allclose(dicenet.read(reader, turned), p, rtol=1e-4, atol=1e-6)
+
+
+def test_the_reader_sees_a_dark_face_spread_out():
+    """A dark die with dim red pips on a light tray: standardised over the whole crop, the face's
+    pixels lie close together; the second copy, standardised over the face, spreads them out."""
+    image = np.full((100, 100, 3), 220, np.uint8)
+    image[35:65, 35:65] = (40, 40, 50)
+    for x, y in ((42, 42), (57, 57)):
+        image[y - 2:y + 3, x - 2:x + 3] = (40, 40, 90)
+    planes = dicenet.reader_input(image, (50.0, 50.0), 30.0, 32)
+    assert planes.shape == (dicenet.READER_PLANES, 32, 32)
+    middle = planes[:, 8:24, 8:24]
+    whole, face = middle[:3], middle[3:]
+    assert face.std() > 3 * whole.std()
+    assert abs(float(face.mean())) < 0.2
+    assert np.abs(planes[3:]).max() <= 4.0

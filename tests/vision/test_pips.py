@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from dice_drawings import face_image
 
-from controller.vision import dice, pipnet, pips
+from controller.vision import dicenet, pips
 from controller.vision import evaluate as ev
 from controller.vision.dice import read_crop, read_face
-from dice_drawings import face_image
 
 COLOURS = {
     "dark pips on white": ((235, 235, 235), (30, 30, 30)),
@@ -80,20 +80,18 @@ def test_rendered_die_crops_read(value):
 
 @pytest.mark.parametrize("value", (2, 5))
 def test_rendered_crops_read_by_pip_layouts_alone(value, monkeypatch):
-    """Without the loose-crop network's weights, the pip layouts still read a crop."""
+    """Without the face reader's weights, the pip layouts still read a crop."""
     render = pytest.importorskip("controller.vision.render")
-    monkeypatch.setattr(pipnet, "default_crop", lambda: None)
+    monkeypatch.setattr(dicenet, "default_reader", lambda: None)
     crop = render.render_die_crop(value, px=64, angle_deg=25, tilt_deg=15, seed=value)
     assert read_crop(crop).pips == value
 
 
-def test_loose_crop_network_reading_does_not_depend_on_quarter_turns():
-    net = pipnet.default_crop()
-    if net is None:
-        pytest.skip("no loose-crop network weights shipped")
+def test_loose_crop_reading_does_not_depend_on_quarter_turns():
+    assert dicenet.default_reader() is not None, "controller/vision/data/dicefaces.npz is missing"
     crop = face_image(5, 60, 10.0)
-    readings = {dice._crop_net_reading(net, np.rot90(crop, k).copy()) for k in range(4)}
-    assert len({r.pips for r in readings}) == 1
+    readings = [read_crop(np.rot90(crop, k).copy()) for k in range(4)]
+    assert {r.pips for r in readings} == {5}
     assert max(r.confidence for r in readings) - min(r.confidence for r in readings) < 0.02
 
 
