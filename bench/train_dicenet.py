@@ -400,6 +400,9 @@ def train_reader(finder: dicenet.DiceNet, train, val, args) -> float:
     import torch
     from torch import nn
 
+    sys.path.insert(0, str(ROOT / "bench"))
+    from train_pipnet import turned_at_random
+
     crops = crop_splits(args.data)
     loose, loose_val = load_crops(crops["train"]), load_crops(crops["val"])
     photos = list(train) + (rendered(args.reader_rendered, 11) if args.reader_rendered else [])
@@ -439,10 +442,7 @@ def train_reader(finder: dicenet.DiceNet, train, val, args) -> float:
         total = 0.0
         for first in range(0, len(order), 128):
             idx = order[first:first + 128]
-            xb = torch.rot90(x[idx], int(torch.randint(4, ())), dims=(2, 3))
-            if torch.rand(()) < 0.5:
-                xb = torch.flip(xb, dims=(3,))
-            loss = loss_fn(model(xb), labels[idx])
+            loss = loss_fn(model(turned_at_random(x[idx])), labels[idx])
             opt.zero_grad()
             loss.backward()
             opt.step()

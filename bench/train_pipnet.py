@@ -98,6 +98,15 @@ def build(samples: list[ev.Sample], jitter: int, jobs: int) -> tuple[np.ndarray,
     return np.stack(xs), np.asarray(ys)
 
 
+def turned_at_random(batch):
+    """A batch of crops (n x c x h x w tensor) turned by a random number of quarter turns and
+    mirrored half the time: a die face's value does not change with either."""
+    import torch
+
+    out = torch.rot90(batch, int(torch.randint(4, ())), dims=(2, 3))
+    return torch.flip(out, dims=(3,)) if torch.rand(()) < 0.5 else out
+
+
 def train(x: np.ndarray, y: np.ndarray, epochs: int, channels: tuple[int, ...] = (16, 32, 48),
           hidden: int = 64, seed: int = 0) -> pipnet.PipNet:
     """Fit the network with Adam on cross-entropy; each batch is turned and mirrored at random
@@ -123,11 +132,8 @@ def train(x: np.ndarray, y: np.ndarray, epochs: int, channels: tuple[int, ...] =
         total = 0.0
         for start in range(0, len(order), 256):
             idx = order[start:start + 256]
-            xb = torch.rot90(xt[idx], int(torch.randint(4, ())), dims=(2, 3))
-            if torch.rand(()) < 0.5:
-                xb = torch.flip(xb, dims=(3,))
             opt.zero_grad()
-            loss = loss_fn(model(xb), yt[idx])
+            loss = loss_fn(model(turned_at_random(xt[idx])), yt[idx])
             loss.backward()
             opt.step()
             total += float(loss.detach()) * len(idx)
