@@ -71,7 +71,8 @@ class PipNet:
         self.params = {k: v.astype(np.float32) for k, v in params.items()}
 
     def probabilities(self, x: np.ndarray) -> np.ndarray:
-        """Class probabilities for a batch (n x 2 x SIDE x SIDE) or one input (2 x SIDE x SIDE)."""
+        """Class probabilities for a batch (n x planes x side x side) or one input (planes x side x side):
+        two planes of SIDE for the pip reading check, the face reader's own for its weights."""
         single = x.ndim == 3
         h = np.ascontiguousarray((x[None] if single else x).transpose(0, 2, 3, 1), dtype=np.float32)
         p = self.params
