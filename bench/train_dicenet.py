@@ -458,7 +458,7 @@ def train_reader(finder: dicenet.DiceNet, train, val, args) -> float:
                   f"(loose crops {on_crops:.4f} of {m}) ({time.time() - start:.0f} s)", flush=True)
     model.eval()
     export_reader(model).save(args.reader_out)
-    accuracy, n = reader_accuracy(pipnet.PipNet.load(args.reader_out), val, val_places)
+    accuracy, n = reader_accuracy(dicenet.load_reader(args.reader_out), val, val_places)
     trained_on = " (trained on too)" if args.reader_with_validation else ""
     print(f"saved {args.reader_out}; reader validation{trained_on}: {accuracy:.4f} of {n} dice", flush=True)
     return accuracy

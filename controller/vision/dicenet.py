@@ -197,7 +197,18 @@ def read(reader: PipNet, inputs: np.ndarray) -> np.ndarray:
 @functools.lru_cache(maxsize=1)
 def default_reader() -> PipNet | None:
     """The shipped face reader, or None where its weights file is absent."""
-    return PipNet.load(READER_WEIGHTS) if READER_WEIGHTS.is_file() else None
+    return load_reader(READER_WEIGHTS) if READER_WEIGHTS.is_file() else None
+
+
+def load_reader(path: Path) -> PipNet:
+    """Face reader weights from ``path``, refused with what to do when they were trained on crops
+    of another kind than :func:`reader_input` makes."""
+    reader = PipNet.load(path)
+    planes = reader.params["conv0.weight"].shape[1]
+    if planes != READER_PLANES:
+        raise ValueError(f"{path} holds a face reader for crops of {planes} planes, but this version reads "
+                         f"crops of {READER_PLANES}: retrain it with `python bench/train_dicenet.py --reader-only`")
+    return reader
 
 
 @functools.lru_cache(maxsize=1)

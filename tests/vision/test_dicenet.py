@@ -170,3 +170,19 @@ def test_the_reader_sees_a_dark_face_spread_out():
     assert face.std() > 3 * whole.std()
     assert abs(float(face.mean())) < 0.2
     assert np.abs(planes[3:]).max() <= 4.0
+
+
+def test_reader_weights_for_other_crops_are_refused(tmp_path):
+    rng = np.random.default_rng(3)
+    channels = (3, 8, 8, 12)
+    params = {}
+    for i in range(3):
+        params[f"conv{i}.weight"] = rng.normal(size=(channels[i + 1], channels[i], 3, 3))
+        params[f"conv{i}.bias"] = np.zeros(channels[i + 1])
+    params.update({"fc0.weight": rng.normal(size=(16, 12 * 36)), "fc0.bias": np.zeros(16),
+                   "fc1.weight": rng.normal(size=(7, 16)), "fc1.bias": np.zeros(7)})
+    path = tmp_path / "old.npz"
+    dicenet.PipNet(params).save(path)
+    with pytest.raises(ValueError, match="3 planes.*retrain"):
+        dicenet.load_reader(path)
+    assert dicenet.load_reader(dicenet.READER_WEIGHTS).params["conv0.weight"].shape[1] == dicenet.READER_PLANES
