@@ -174,6 +174,9 @@ class Game(ABC, Generic[OptionsT]):
     TITLE: ClassVar[str]
     OPTIONS: ClassVar[type[GameOptions]]
 
+    #: Display names of the seats, in seat order (see :meth:`name_seats`); empty by default.
+    seat_names: tuple[str, ...] = ()
+
     def __init__(self, options: OptionsT | Mapping[str, Any] | None = None, seed: int = 0) -> None:
         if options is None or isinstance(options, Mapping):
             options = self.OPTIONS.from_dict(options)  # type: ignore[assignment]
@@ -305,6 +308,33 @@ class Game(ABC, Generic[OptionsT]):
     def clone(self) -> Game[OptionsT]:
         """An independent copy, random generator included."""
         return copy.deepcopy(self)
+
+    # ---- naming the seats ------------------------------------------------------------------
+
+    def name_seats(self, names: Sequence[str] | None) -> None:
+        """Show ``names`` (in seat order) instead of "seat N" in event texts and the render.
+
+        The names are presentation only: they are not options, do not touch the seed, are not
+        saved and play no part in ``==``, so a save and its replay are the same whoever sat
+        down. Fewer names than seats leaves the rest as "seat N", so does a blank name;
+        ``None`` or ``()`` removes the names. A clone keeps them.
+        """
+        names = tuple(names or ())
+        if len(names) > self.num_players:
+            raise EngineError(
+                f"{len(names)} seat names are given but {self.NAME} has {self.num_players} seats; "
+                f"give at most {self.num_players}"
+            )
+        wrong = [n for n in names if not isinstance(n, str)]
+        if wrong:
+            raise EngineError(f"seat names must be text, not {wrong[0]!r}")
+        self.seat_names = names
+
+    def seat_label(self, seat: Player) -> str:
+        """How texts name ``seat``: its display name when one is set, else ``"seat N"``."""
+        if 0 <= seat < len(self.seat_names) and self.seat_names[seat].strip():
+            return self.seat_names[seat]
+        return f"seat {seat}"
 
     def returns(self) -> tuple[float, ...]:
         """Alias of :meth:`scores`, in OpenSpiel's words."""

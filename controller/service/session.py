@@ -191,6 +191,7 @@ class Session(GameLoop):
         return list(pieces)
 
     def _install(self, game: Game[Any], players: list[PlayerConfig], pieces: list[str]) -> None:
+        game.name_seats([p.name for p in players][: game.num_players])
         self.game = game
         self.players = players
         self.pieces = pieces
@@ -388,10 +389,8 @@ class Session(GameLoop):
         return events
 
     def _named(self, event: dict[str, Any]) -> dict[str, Any]:
-        """Lock announcements with the player's name rather than a seat number."""
+        """A partial lock said of a person ("their controllers"); the engine already names the seat."""
         seat = event["data"].get("seat")
-        if event["kind"] == "locked" and isinstance(seat, int):
-            return {**event, "text": f"{self.seat_name(seat)} has locked in"}
         if event["kind"] == "programmed" and isinstance(seat, int):
             return {**event, "text": f"{self.seat_name(seat)} has locked one of their controllers"}
         return event

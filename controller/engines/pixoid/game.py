@@ -284,7 +284,7 @@ class PixoidGame(Game[PixoidOptions]):
         events = [
             Event(
                 "placed",
-                f"{self.role(piece)} {piece} (seat {player}) starts on {label}",
+                f"{self.role(piece)} {piece} ({self.seat_label(player)}) starts on {label}",
                 {"piece": piece, "seat": player, "role": self.role(piece).lower(), "pix": self._tables.coords[index]},
             )
         ]
@@ -307,7 +307,8 @@ class PixoidGame(Game[PixoidOptions]):
         events = [
             Event(
                 "locked" if locked else "programmed",
-                f"seat {player} has locked in" if locked else f"seat {player} has set one of its controllers",
+                f"{self.seat_label(player)} has locked in" if locked
+                else f"{self.seat_label(player)} has set one of its controllers",
                 {"seat": player, "waiting": list(self._owing)},
             )
         ]
@@ -521,7 +522,7 @@ class PixoidGame(Game[PixoidOptions]):
         events.append(
             Event(
                 "role-change",
-                f"seat {self.pixoid_seat} becomes Pixoid; seat {pixoid} becomes a Bug",
+                f"{self.seat_label(self.pixoid_seat)} becomes Pixoid; {self.seat_label(pixoid)} becomes a Bug",
                 {"pixoid_seat": self.pixoid_seat, "previous": pixoid, "round": self.round_index + 1},
             )
         )
@@ -531,7 +532,7 @@ class PixoidGame(Game[PixoidOptions]):
     def _game_over_event(self) -> Event:
         winners = list(self.winners())
         scores = list(self.scores())
-        who = " and ".join(f"seat {w}" for w in winners)
+        who = " and ".join(self.seat_label(w) for w in winners)
         return Event("game-over", f"the game is over: {who} win{'s' if len(winners) == 1 else ''}", {"winners": winners, "scores": scores})
 
     # ---- refusing clearly ----

@@ -1,9 +1,9 @@
 """Drawing a Pixoid game as text: plain (deterministic, for logs and golden files) or with ANSI
 colours for a terminal.
 
-On the board, a piece shows as its number (0 to 3), several Bugs stacked on one Pix as ``&``;
-``*`` is a bonus cube still in place, ``o`` a free start Pix, ``.`` any other Pix. Columns are
-lettered from ``a`` and rows numbered from 1, the way events name Pix ("c4").
+On the board, a piece shows as its number (0 to 3), several pieces on one Pix as ``&`` (listed under
+the board with their roles); ``*`` is a bonus cube still in place, ``o`` a free start Pix, ``.`` any
+other Pix. Columns are lettered from ``a`` and rows numbered from 1, the way events name Pix ("c4").
 """
 
 from __future__ import annotations
@@ -79,31 +79,35 @@ def _legend(game: PixoidGame) -> list[str]:
     lines = [
         f"Pixoid ({title}) - round {game.round_index + 1} of {rounds}, turn {game.turn_in_round + 1} - {game.phase}"
     ]
+    width = max(len(game.seat_label(s)) for s in range(game.players))
     for p in range(len(game.pos)):
         at = game.pos[p]
         where = board.label(at) if at >= 0 else "not placed"
-        lines.append(f"  piece {p}: {game.role(p):<6} seat {game.controller_owner(p)}  {where}")
+        lines.append(f"  piece {p}: {game.role(p):<6} {game.seat_label(game.controller_owner(p)):<{width}}  {where}")
     stacks = {}
     for p, at in enumerate(game.pos):
         if at >= 0:
             stacks.setdefault(at, []).append(p)
     for at, pieces in sorted(stacks.items()):
         if len(pieces) > 1:
-            lines.append(f"  & on {board.label(at)}: Bugs {', '.join(str(p) for p in pieces)}")
+            lines.append(f"  & on {board.label(at)}: {', '.join(f'{game.role(p)} {p}' for p in pieces)}")
     lines.append(
         f"  reserve: {game.reserve}/12   Pixoid has {game.reserve_taken} reserve + {game.bonus_taken} bonus cubes"
     )
     if game.phase == "programming":
         status = ", ".join(
-            f"seat {s} {'waiting' if s in game.current_players() else 'locked'}" for s in range(game.players)
+            f"{game.seat_label(s)} {'waiting' if s in game.current_players() else 'locked'}" for s in range(game.players)
         )
         lines.append(f"  programs: {status}")
     elif game.phase == "placement":
-        lines.append(f"  placing: piece {game.place_queue[0]} (seat {game.current_players()[0]})")
-    scores = " ".join(f"{s:g}" for s in game.scores())
+        lines.append(f"  placing: piece {game.place_queue[0]} ({game.seat_label(game.current_players()[0])})")
+    if game.seat_names:
+        scores = ", ".join(f"{game.seat_label(s)} {v:g}" for s, v in enumerate(game.scores()))
+    else:
+        scores = " ".join(f"{v:g}" for v in game.scores())
     lines.append(f"  scores: {scores}")
     if game.is_over():
-        lines.append(f"  winners: {', '.join(f'seat {w}' for w in game.winners())}")
+        lines.append(f"  winners: {', '.join(game.seat_label(w) for w in game.winners())}")
     return lines
 
 

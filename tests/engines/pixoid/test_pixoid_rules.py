@@ -244,7 +244,7 @@ def test_bugs_ending_on_the_same_pix_stack() -> None:
     events = turn(game, {0: ("right", 1), 1: ("down", 2), 2: ("up", 1), 3: ("up", 2)})
     assert "captured" not in kinds(events)
     assert game.pos[1] == game.pos[3] == game.board.index((2, 8))
-    assert "& on i3: Bugs 1, 3" in game.render()
+    assert "& on i3: Bug 1, Bug 3" in game.render()
     turn(game, {0: ("left", 1), 1: ("left", 3), 2: ("down", 1), 3: ("up", 2)})
     assert game.board.pix(game.pos[1]) == (2, 5) and game.board.pix(game.pos[3]) == (0, 8)
 
