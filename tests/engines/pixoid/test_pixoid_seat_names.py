@@ -11,12 +11,12 @@ import re
 from pathlib import Path
 
 import pytest
+from pixoid_scenarios import new_game as lanes_game
+from pixoid_scenarios import place, turn
 
 from controller.engines import EngineError, load_game
 from controller.engines.golden import playthrough
 from controller.engines.pixoid import PixoidGame, Place, Program
-from pixoid_scenarios import place, turn
-from pixoid_scenarios import new_game as lanes_game
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden" / "pixoid-3-players.txt"
 NAMES = ("Ada", "Brice", "Chloé")
