@@ -256,6 +256,18 @@ def loss_fn(out, t):
     return focal + face + off + 0.5 * side, (focal, face, off, side)
 
 
+def folded(conv, bn=None) -> tuple[np.ndarray, np.ndarray]:
+    """A convolution's weight and bias as numpy arrays, with the batch normalisation ``bn`` that
+    follows it (in evaluation mode) folded in."""
+    w = conv.weight.detach().numpy().astype(np.float32)
+    b = conv.bias.detach().numpy().astype(np.float32) if conv.bias is not None else np.zeros(len(w), np.float32)
+    if bn is None:
+        return w, b
+    scale = (bn.weight / (bn.running_var + bn.eps).sqrt()).detach().numpy()
+    return (w * scale[:, None, None, None]).astype(np.float32), \
+        (bn.bias.detach().numpy() + (b - bn.running_mean.detach().numpy()) * scale).astype(np.float32)
+
+
 def export(model) -> dicenet.DiceNet:
     """The trained model as numpy weights, each batch normalisation folded into its convolution."""
     from torch import nn
@@ -265,14 +277,7 @@ def export(model) -> dicenet.DiceNet:
     convs = [m for m in mods if isinstance(m, nn.Conv2d)]
     norms = [m for m in mods if isinstance(m, nn.BatchNorm2d)]
     for i, conv in enumerate(convs):
-        w = conv.weight.detach().numpy().astype(np.float32)
-        b = conv.bias.detach().numpy().astype(np.float32) if conv.bias is not None else np.zeros(len(w), np.float32)
-        if i < len(norms):
-            bn = norms[i]
-            scale = (bn.weight / (bn.running_var + bn.eps).sqrt()).detach().numpy()
-            w = w * scale[:, None, None, None]
-            b = (bn.bias.detach().numpy() + (b - bn.running_mean.detach().numpy()) * scale).astype(np.float32)
-        params[f"conv{i}.weight"], params[f"conv{i}.bias"] = w, b
+        params[f"conv{i}.weight"], params[f"conv{i}.bias"] = folded(conv, norms[i] if i < len(norms) else None)
         params[f"conv{i}.shape"] = np.array([conv.stride[0], conv.dilation[0]], np.int8)
     return dicenet.DiceNet(params)
 
@@ -367,9 +372,7 @@ def export_reader(model) -> pipnet.PipNet:
     convs = [m for m in model if isinstance(m, nn.Conv2d)]
     norms = [m for m in model if isinstance(m, nn.BatchNorm2d)]
     for i, (conv, bn) in enumerate(zip(convs, norms)):
-        scale = (bn.weight / (bn.running_var + bn.eps).sqrt()).detach().numpy()
-        params[f"conv{i}.weight"] = conv.weight.detach().numpy() * scale[:, None, None, None]
-        params[f"conv{i}.bias"] = bn.bias.detach().numpy() - bn.running_mean.detach().numpy() * scale
+        params[f"conv{i}.weight"], params[f"conv{i}.bias"] = folded(conv, bn)
     for i, dense in enumerate(m for m in model if isinstance(m, nn.Linear)):
         params[f"fc{i}.weight"], params[f"fc{i}.bias"] = dense.weight.detach().numpy(), dense.bias.detach().numpy()
     return pipnet.PipNet(params)
