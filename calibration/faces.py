@@ -21,6 +21,7 @@ import numpy as np
 from controller.vision import dice as _dice
 from controller.vision.faces import FaceLibrary, check_name
 from controller.vision.pipeline import FrameAnalyser
+from controller.vision.profile import CalibrationError
 
 FrameSource = Callable[[], np.ndarray]
 
@@ -31,10 +32,6 @@ MIN_DEPTH = 0.3
 
 #: How far from the surface's colour (Euclidean, 0..441 in BGR) a pixel must be to belong to the die.
 SURFACE_DIFFERENCE = 40.0
-
-
-class CalibrationError(ValueError):
-    """A face could not be captured; the message says what to change."""
 
 
 def capture_face(frame: np.ndarray, die_size_px: float | None = None,
@@ -137,12 +134,12 @@ def _frame_source(spec: str):
 def _mat_analyser(layout_name: str) -> FrameAnalyser | None:
     """The calibrated mat's analyser, or ``None`` (with a note) when that mat is not calibrated."""
     from controller.vision.mat import load_layout
-    from controller.vision.profile import CalibrationError as MatNotCalibrated, TableProfile
+    from controller.vision.profile import TableProfile
 
     layout = load_layout(layout_name)
     try:
         profile = TableProfile.load(layout.name)
-    except MatNotCalibrated:
+    except CalibrationError:
         print(f"the {layout.name} mat is not calibrated: the die is found in the plain picture. Faces read "
               f"best when taught on the calibrated mat (bitbox calibrate mat --layout {layout.name}).")
         return None
