@@ -174,6 +174,9 @@ class Game(ABC, Generic[OptionsT]):
     TITLE: ClassVar[str]
     OPTIONS: ClassVar[type[GameOptions]]
 
+    #: The word texts put before the number of a seat that has no display name ("seat 2").
+    SEAT_WORD: ClassVar[str] = "seat"
+
     #: Display names of the seats, in seat order (see :meth:`name_seats`); empty by default.
     seat_names: tuple[str, ...] = ()
 
@@ -331,10 +334,11 @@ class Game(ABC, Generic[OptionsT]):
         self.seat_names = names
 
     def seat_label(self, seat: Player) -> str:
-        """How texts name ``seat``: its display name when one is set, else ``"seat N"``."""
+        """How texts name ``seat``: its display name when one is set, else :attr:`SEAT_WORD` and
+        the number (``"seat N"`` unless the game words it otherwise)."""
         if 0 <= seat < len(self.seat_names) and self.seat_names[seat].strip():
             return self.seat_names[seat]
-        return f"seat {seat}"
+        return f"{self.SEAT_WORD} {seat}"
 
     def returns(self) -> tuple[float, ...]:
         """Alias of :meth:`scores`, in OpenSpiel's words."""

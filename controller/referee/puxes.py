@@ -84,6 +84,12 @@ def face_slug(name: str) -> str:
     return "-".join(plain.lower().replace("_", "-").split())
 
 
+def capitalised(text: str) -> str:
+    """``text`` with its first letter made upper case, to open a sentence ("player 0 ..." becomes
+    "Player 0 ..."); the rest, a player's name included, is left as written."""
+    return text[:1].upper() + text[1:]
+
+
 #: Which event decides a call's headline, most important first.
 PRIORITY = ("game-over", "eliminated", "dixe", "own-temple", "temple-rebuilt", "push-failed", "sacred", "lost", "asleep",
             "immune", "fortress", "shot", "turn-lost", "roll-again", "moved", "roll", "placed")
@@ -224,6 +230,7 @@ class PuxesReferee:
         history = list(self.game.history)
         later = history[record.start + len(record.call.actions):]
         game = PuxesGame(self.game.options, seed=self.game.seed)
+        game.name_seats(self.game.seat_names)
         for player, action in history[:record.start]:
             game.apply(player, action)
         events: list[Event] = []
@@ -259,7 +266,7 @@ class PuxesReferee:
         if self._last is not None:
             self._consumed_at = max(self._consumed_at, self._last.timestamp)
         call = self._make_call(None, events, [(player, action)], 1.0,
-                               prefix=f"player {player}: {self.game.describe_action(action)}. ")
+                               prefix=f"{self.game.seat_label(player)}: {self.game.describe_action(action)}. ")
         self._records[call.call_id] = _Record(call, start, {}, lambda f: [], {}, [])
         return call
 
@@ -284,6 +291,7 @@ class PuxesReferee:
         game = checkpoint.game
         if len(game.history) != checkpoint.actions:
             rebuilt = PuxesGame(game.options, seed=game.seed)
+            rebuilt.name_seats(game.seat_names)
             for player, action in game.history[:checkpoint.actions]:
                 rebuilt.apply_unchecked(player, action)
             game = rebuilt
@@ -326,8 +334,8 @@ class PuxesReferee:
             near = [s for s in snap.stacks if not s.toppled and self._stands_on(s, temple)]
             if not near:
                 return [self._make_call("temple-misplaced", [], [], 1.0, prefix=(
-                    f"temple {temple.index} of player {temple.owner} must stand at ({temple.x:.0f}, {temple.y:.0f}) mm: "
-                    "build it there before setting the oracles. "))]
+                    f"temple {temple.index} of {self.game.seat_label(temple.owner)} must stand at "
+                    f"({temple.x:.0f}, {temple.y:.0f}) mm: build it there before setting the oracles. "))]
             stack = near[0]
             for cam, eng in zip(stack.dice, temple.dice):
                 self.binding[cam] = eng
@@ -395,7 +403,8 @@ class PuxesReferee:
                        obs.face.confidence)
         if obs.face.confidence < self.config.min_confidence:
             choices = self._face_choices(oracle)
-            return [self._ask(draft, "face", f"Which face did player {player} turn up on oracle {oracle}?",
+            who = self.game.seat_label(player)
+            return [self._ask(draft, "face", f"Which face did {who} turn up on oracle {oracle}?",
                               {c: c for c in choices}, "low-confidence reading")]
         return [self._commit(draft, draft.confidence)]
 
@@ -424,8 +433,8 @@ class PuxesReferee:
             match = self._match_faces(unbound_heroes, pool)
             if match is None:
                 return [self._make_call("unknown-dice", [], [], 1.0, prefix=(
-                    f"the dice rolled ({', '.join(d.face.label for d in pool)}) do not fit player {step['roller']}'s "
-                    "heroes: check the collection file or roll the right dice. "))]
+                    f"the dice rolled ({', '.join(d.face.label for d in pool)}) do not fit "
+                    f"{game.seat_label(step['roller'])}'s heroes: check the collection file or roll the right dice. "))]
             for h, obs in match.items():
                 self.binding[obs.die_id] = h
                 observed[h] = obs
@@ -511,7 +520,7 @@ class PuxesReferee:
         played = [o for o in displaced if o in options]
         if not played:
             mine = [o for o in displaced if game.dice[o].owner == player]
-            why = (f"oracle(s) {', '.join(map(str, mine or displaced))} moved, but player {player} may move "
+            why = (f"oracle(s) {', '.join(map(str, mine or displaced))} moved, but {game.seat_label(player)} may move "
                    f"{', '.join(map(str, options)) or 'no oracle'} now: put them back where they were. ")
             return [self._make_call("illegal-move", [], [], 1.0, prefix=why)]
         if len(played) > 1:
@@ -751,13 +760,14 @@ class PuxesReferee:
         main = headline(events) or (events[0].kind if events else "noted")
         decision = decision or main
         quote = RULES.get(decision) or RULES.get(main, "")
-        text = " ".join(e.text[0].upper() + e.text[1:] + "." for e in events if e.kind not in ("flick",))
+        text = " ".join(capitalised(e.text) + "." for e in events if e.kind not in ("flick",))
         reason = " ".join(part for part in (prefix.strip(), text, suffix) if part)
         if quote:
             reason += f" Rule: {quote}"
         movable = self.may_move()
         if movable and not self.game.is_over():
-            reason += f" Player {self.game.queue[0]['player']} may move oracle(s) {', '.join(map(str, movable))}."
+            who = capitalised(self.game.seat_label(self.game.queue[0]["player"]))
+            reason += f" {who} may move oracle(s) {', '.join(map(str, movable))}."
         call = Call(next(self._ids), decision, reason, confidence, tuple(actions), tuple(events), alternatives, overrules)
         self.calls.append(call)
         return call

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import collections
+import copy
 import dataclasses
 import math
 import re
@@ -157,8 +158,10 @@ def differences(referee: PuxesGame, truth: PuxesGame, tolerance_mm: float = POSI
             out.append(f"player {p}'s heroes show {fa} (truth: {fb})")
     if referee.turn_number != truth.turn_number:
         out.append(f"turn {referee.turn_number} (truth: {truth.turn_number})")
-    if referee.waiting_for() != truth.waiting_for():
-        out.append(f"waiting for {referee.waiting_for()} (truth: {truth.waiting_for()})")
+    named = copy.copy(truth)                # the step waited for is compared, not how seats are named
+    named.name_seats(referee.seat_names)
+    if referee.waiting_for() != named.waiting_for():
+        out.append(f"waiting for {referee.waiting_for()} (truth: {named.waiting_for()})")
     return out
 
 
@@ -191,7 +194,7 @@ class Players:
         if m:
             body = self._body_of_camera(snap, int(m.group(2)))
             return self._face_choice(q, body), "oracle face"
-        m = re.search(r"face does oracle (\d+) show|face did player \d+ turn up on oracle (\d+)", text)
+        m = re.search(r"face does oracle (\d+) show|face did .+ turn up on oracle (\d+)", text)
         if m:
             oracle = int(m.group(1) or m.group(2))
             body = self._body_of_camera(snap, referee.camera_id(oracle))

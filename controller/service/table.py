@@ -176,6 +176,10 @@ class TableSession(GameLoop):
         return game
 
     def _install(self, game: PuxesGame, players: list[PlayerConfig]) -> None:
+        """Make ``game`` the one being refereed, its seats named after ``players``. The names are
+        display only: they are not in the game's options, seed or actions, so a resumed game gets
+        them again from the stored setup."""
+        game.name_seats([p.name for p in players][: game.num_players])
         self.referee = self._new_referee(game)
         self.players = players
         self.status = "playing"
@@ -369,6 +373,7 @@ class TableSession(GameLoop):
         except Exception as exc:  # noqa: BLE001 - the log cannot be read either: keep the checkpoint
             log.warning("game #%s: the log could not be read back after a failed write: %s", self.game_id, exc)
             return False
+        game.name_seats([p.name for p in self.players][: game.num_players])
         referee.restore(self._new_referee(game).checkpoint())   # the same object: holders see the log's game
         self.calls = {}
         self.last_shot = None
@@ -507,6 +512,9 @@ class TableSession(GameLoop):
     # ---- what the table shows ----------------------------------------------------------------
 
     def seat_name(self, seat: int) -> str:
+        """How the table names ``seat``: as the game's calls and prompts do."""
+        if self.game is not None:
+            return self.game.seat_label(seat)
         return self.players[seat].name if 0 <= seat < len(self.players) else f"player {seat}"
 
     @functools.cached_property

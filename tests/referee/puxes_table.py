@@ -70,10 +70,12 @@ class Table:
     """A referee, its game and the scene, set up through snapshots."""
 
     def __init__(self, options: dict[str, Any] | None = None, faces: dict[int, tuple[str, ...]] | None = None,
-                 first: tuple[tuple[str, ...], ...] | None = None, **config: Any) -> None:
+                 first: tuple[tuple[str, ...], ...] | None = None, names: tuple[str, ...] = (),
+                 **config: Any) -> None:
         from controller.referee.common import RefereeConfig
 
         self.game = PuxesGame(options or {}, seed=0)
+        self.game.name_seats(names)
         self.ref = PuxesReferee(self.game, RefereeConfig(**config))
         self.scene = Scene()
         for t in self.game.temples:

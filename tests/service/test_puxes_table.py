@@ -224,4 +224,7 @@ def test_a_killed_table_resumes_from_the_log(tmp_path):
         assert session.game.state_dict() == replay.state_dict()
         assert len(session.game.history) == len(actions)
         assert any(e["kind"] == "earlier" for e in session.log)
+        # the names are not in the stored game: the resumed one takes them from the stored setup
+        assert session.game.seat_names == tuple(p["name"] for p in stored.setup["players"]) == ("Ada", "Brice")
+        replay.name_seats(session.game.seat_names)
         assert session.public_state()["prompt"] == replay.waiting_for()

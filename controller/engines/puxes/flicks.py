@@ -135,14 +135,15 @@ class FlickRules:
             else:
                 temple.lives -= 1
                 if temple.lives > 0:
-                    events.append(Event("dixe", f"temple {temple.index} of player {temple.owner} is DiXé once: it is rebuilt and "
-                                        f"its owner pushes oracle {played.id} back (advanced two-stage temples)",
+                    events.append(Event("dixe", f"temple {temple.index} of {self.seat_label(temple.owner)} is DiXé once: it is "
+                                        f"rebuilt and its owner pushes oracle {played.id} back (advanced two-stage temples)",
                                         {"temple": temple.index, "owner": temple.owner, "final": False}))
                     self.queue.insert(0, {"kind": "push", "player": temple.owner, "oracle": played.id, "temple": temple.index})
                 else:
                     temple.status = "dixe"
-                    events.append(Event("dixe", f"temple {temple.index} of player {temple.owner} is DiXé by oracle {played.id} of "
-                                        f"player {by}", {"temple": temple.index, "owner": temple.owner, "by": by, "final": True}))
+                    events.append(Event("dixe", f"temple {temple.index} of {self.seat_label(temple.owner)} is DiXé by oracle "
+                                        f"{played.id} of {self.seat_label(by)}",
+                                        {"temple": temple.index, "owner": temple.owner, "by": by, "final": True}))
                 self.turn["clean"] = False
                 self.turn["charm_ok"] = False
                 return
@@ -156,8 +157,8 @@ class FlickRules:
             placer = self.next_player(self.turn["player"]) if self.turn else by
             placer = by if placer is None else placer
             displaced = sorted(moved_ids | {played.id})
-            events.append(Event("push-failed", f"the push-back touched a piece or left the area: player {placer} puts oracles "
-                                f"{', '.join(map(str, displaced))} back in the public garden of temple {step['temple']}",
+            events.append(Event("push-failed", f"the push-back touched a piece or left the area: {self.seat_label(placer)} "
+                                f"puts oracles {', '.join(map(str, displaced))} back in the public garden of temple {step['temple']}",
                                 {"placer": placer, "oracles": displaced}))
             for d in reversed(displaced):
                 self.queue.insert(0, {"kind": "place", "player": placer, "oracle": d, "temples": [step["temple"]],
@@ -201,8 +202,8 @@ class FlickRules:
                     not self.players[temple.owner].out and oracle not in pending:
                 pending.append(oracle)
                 self.queue.insert(0, {"kind": "push", "player": temple.owner, "oracle": oracle, "temple": t})
-                events.append(Event("sacred", f"oracle {oracle} landed in the sacred garden of temple {t}: player {temple.owner} "
-                                    "pushes it back at once", {"oracle": oracle, "temple": t, "owner": temple.owner}))
+                events.append(Event("sacred", f"oracle {oracle} landed in the sacred garden of temple {t}: "
+                                    f"{self.seat_label(temple.owner)} pushes it back at once", {"oracle": oracle, "temple": t, "owner": temple.owner}))
         if what == "shot" and self.turn["power"] in ("transport", "vampirisation") and self.turn["power"] not in self.turn.get("carried", ()):
             choices = [d.id for d in touched if d.status == "play" and d.id != played.id]
             if choices and played.status == "play":
@@ -228,7 +229,7 @@ class FlickRules:
                                 {"oracle": new.id, "evicted": holder}))
             self._sleep(self.dice[holder], events, "another player's oracle took the fortress")
         self.fortress_holder = new.id
-        events.append(Event("fortress", f"oracle {new.id} holds the fortress: player {new.owner} may spit from it each turn",
+        events.append(Event("fortress", f"oracle {new.id} holds the fortress: {self.seat_label(new.owner)} may spit from it each turn",
                             {"oracle": new.id, "player": new.owner}))
 
     def _sleep(self, die: Die, events: list[Event], why: str, left: bool = False) -> None:
@@ -252,10 +253,10 @@ class FlickRules:
         die.status = "lost" if (left and self.options.cliff) else "asleep"
         die.x = die.y = None
         if die.status == "lost":
-            events.append(Event("lost", f"oracle {die.id} of player {die.owner} fell off the cliff and is lost ({why})",
+            events.append(Event("lost", f"oracle {die.id} of {self.seat_label(die.owner)} fell off the cliff and is lost ({why})",
                                 {"oracle": die.id, "player": die.owner}))
         else:
-            events.append(Event("asleep", f"oracle {die.id} of player {die.owner} falls asleep ({why})",
+            events.append(Event("asleep", f"oracle {die.id} of {self.seat_label(die.owner)} falls asleep ({why})",
                                 {"oracle": die.id, "player": die.owner}))
 
     def _release_rider(self, oracle: int, events: list[Event], why: str) -> None:
@@ -264,7 +265,8 @@ class FlickRules:
         if not self.players[hero.owner].out:
             self.players[hero.owner].heroes.append(hero.id)
             self.players[hero.owner].heroes.sort()
-        events.append(Event("freed", f"{why}: Petit gris goes back to player {hero.owner}'s hand", {"oracle": oracle, "hero": hero.id}))
+        events.append(Event("freed", f"{why}: Petit gris goes back to {self.seat_label(hero.owner)}'s hand",
+                            {"oracle": oracle, "hero": hero.id}))
 
     def _unlink(self, oracle: int, events: list[Event], moving: bool = False, shot: bool = False) -> None:
         """An oracle that moves, is hit or leaves play loses its ties (Vampirisation, Transport)."""

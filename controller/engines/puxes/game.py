@@ -28,7 +28,9 @@ import dataclasses
 from typing import Any, ClassVar
 
 from controller.engines import register
-from controller.engines.core import CHANCE, Event, Game, GameOptions, IllegalActionError, OptionsError, RuleError
+from controller.engines.core import (
+    CHANCE, Event, Game, GameOptions, IllegalActionError, NotYourTurnError, OptionsError, Player, RuleError,
+)
 from controller.engines.puxes import powers as pw
 from controller.engines.puxes.actions import (
     Carry, ChooseFace, EndTurn, Move, Outcome, Place, PushBack, Reroll, Roll, Spit, UsePower, Wake, decode, encode,
@@ -139,11 +141,16 @@ class PlayerState:
 
 @register
 class PuxesGame(FlickRules, Game[PuxesOptions]):
-    """PuXes: the game engine. Seats are numbered from 0; temples and dice have integer ids."""
+    """PuXes: the game engine. Seats are numbered from 0; temples and dice have integer ids.
+
+    Texts name a seat by :meth:`seat_label`: the player's name once :meth:`name_seats` has set
+    one, else "player N", the rulebook's word.
+    """
 
     NAME: ClassVar[str] = NAME
     TITLE: ClassVar[str] = "PuXes"
     OPTIONS: ClassVar[type[GameOptions]] = PuxesOptions
+    SEAT_WORD: ClassVar[str] = "player"
     GOLDEN_SCENARIOS: ClassVar[tuple] = (
         ("two-players", {}, 1, 1),
         ("powers", {"powers": [["Crâne Yorick", "furtif"], ["Mr Blaireau", "coup_de_bol"],
@@ -269,6 +276,20 @@ class PuxesGame(FlickRules, Game[PuxesOptions]):
             return []
         return self._move_options(player)
 
+    def seat_ref(self, seat: Player) -> str:
+        """A seat as an item of a list of seats: its display name, or its bare number when it has
+        none (``waiting for: 0``, ``winners: [0, 2]``)."""
+        label = self.seat_label(seat)
+        return str(seat) if label == f"{self.SEAT_WORD} {seat}" else label
+
+    def seats_phrase(self, seats: list[int]) -> str:
+        """Several seats as the subject of a sentence: ``players 0, 1`` when none has a name, else
+        ``Ada and Brice``."""
+        refs = [self.seat_ref(p) for p in seats]
+        if refs == [str(p) for p in seats]:
+            return f"players {', '.join(refs)}"
+        return " and ".join(self.seat_label(p) for p in seats)
+
     def has_symbol_pair(self, player: int) -> bool:
         """"une paire de symboles (et non de personnages)"."""
         faces = [self.dice[h].face for h in self.players[player].heroes]
@@ -313,7 +334,13 @@ class PuxesGame(FlickRules, Game[PuxesOptions]):
     def check(self, player: int, action: Any) -> None:
         """The checks of :meth:`Game.check`, except that the table's reports (:class:`Roll`,
         :class:`Outcome`) and placements (:class:`Place`) are validated field by field rather
-        than looked up in the representative lists :meth:`legal_actions` gives."""
+        than looked up in the representative lists :meth:`legal_actions` gives. A seat acting out
+        of turn is named as every other text names it."""
+        if not self.over and player not in self.current_players():
+            waiting = ", ".join(self.seat_ref(p) for p in self.current_players())
+            raise NotYourTurnError(
+                "turn-order", f"{self.seat_label(player)} is not expected to act now (waiting for: {waiting})",
+                self.render())
         if not self.over and player in self.current_players():
             step = self.queue[0]
             if isinstance(action, Roll) and step["kind"] == "roll":
@@ -372,7 +399,7 @@ class PuxesGame(FlickRules, Game[PuxesOptions]):
             die.face = action.face
             if action.x is not None and action.y is not None:
                 die.x, die.y = float(action.x), float(action.y)
-            events.append(Event("placed", f"player {player} turns oracle {action.oracle} to {action.face}",
+            events.append(Event("placed", f"{self.seat_label(player)} turns oracle {action.oracle} to {action.face}",
                                 {"oracle": action.oracle, "face": action.face}))
         elif isinstance(action, Roll):
             self._do_roll(step, action, events)
@@ -386,20 +413,23 @@ class PuxesGame(FlickRules, Game[PuxesOptions]):
             self.turn["woke"] = True
             self.queue.insert(0, {"kind": "place", "player": player, "oracle": die.id, "temples": self._garden_of(die),
                                   "face": True, "reason": "wake"})
-            events.append(Event("woken", f"player {player} wakes oracle {die.id} (a pair of symbols) and sets it in the public garden",
+            events.append(Event("woken", f"{self.seat_label(player)} wakes oracle {die.id} (a pair of symbols) and sets it "
+                                "in the public garden",
                                 {"player": player, "oracle": die.id}))
         elif isinstance(action, PushBack):
             self.queue.pop(0)
             self.queue.insert(0, {"kind": "flick", "player": CHANCE, "what": "push", "by": player, "die": action.oracle,
                                   "temple": step["temple"]})
-            events.append(Event("push", f"player {player} flicks oracle {action.oracle} out of the sacred garden of temple {step['temple']}",
+            events.append(Event("push", f"{self.seat_label(player)} flicks oracle {action.oracle} out of the sacred garden "
+                                f"of temple {step['temple']}",
                                 {"player": player, "oracle": action.oracle, "temple": step["temple"]}))
         elif isinstance(action, Carry):
             self._do_carry(step, action, events)
         elif isinstance(action, Reroll):
             self.turn["rerolled"] = list(action.heroes)
             self.queue.insert(0, {"kind": "roll", "player": CHANCE, "roller": player, "purpose": "bol", "heroes": list(action.heroes)})
-            events.append(Event("power", f"Coup de bol: player {player} rolls heroes {action.heroes[0]} and {action.heroes[1]} again",
+            events.append(Event("power", f"Coup de bol: {self.seat_label(player)} rolls heroes {action.heroes[0]} and "
+                                f"{action.heroes[1]} again",
                                 {"player": player, "power": "coup_de_bol", "heroes": list(action.heroes)}))
         elif isinstance(action, Spit):
             self._do_spit(player, action, events)
@@ -528,7 +558,7 @@ class PuxesGame(FlickRules, Game[PuxesOptions]):
         self._unlink(die.id, events)
         reason = {"setup": "sets", "wake": "sets the woken", "replace": "puts back", "retraite": "withdraws",
                   "attrape_moi": "sets the woken"}.get(step["reason"], "places")
-        events.append(Event("placed", f"player {step['player']} {reason} oracle {die.id} in the public garden at "
+        events.append(Event("placed", f"{self.seat_label(step['player'])} {reason} oracle {die.id} in the public garden at "
                             f"({die.x:.0f}, {die.y:.0f}) mm showing {die.face}",
                             {"player": step["player"], "oracle": die.id, "x": die.x, "y": die.y, "face": die.face,
                              "reason": step["reason"]}))
@@ -562,11 +592,11 @@ class PuxesGame(FlickRules, Game[PuxesOptions]):
     def _do_roll(self, step: dict[str, Any], action: Roll, events: list[Event]) -> None:
         roller = step["roller"]
         if action.cocked:
-            events.append(Event("roll-again", f"a die stopped on its edge or a corner: player {roller} rolls the heroes again "
-                                "(\"on rejette les quatre héros\")", {"player": roller}))
+            events.append(Event("roll-again", f"a die stopped on its edge or a corner: {self.seat_label(roller)} rolls the "
+                                "heroes again (\"on rejette les quatre héros\")", {"player": roller}))
             return
         if action.touched_oracle and step["purpose"] == "first":
-            events.append(Event("roll-again", f"a hero touched an oracle during the first roll: player {roller} rolls again "
+            events.append(Event("roll-again", f"a hero touched an oracle during the first roll: {self.seat_label(roller)} rolls again "
                                 "(no turn to lose yet)", {"player": roller}))
             return
         self.queue.pop(0)
@@ -578,17 +608,17 @@ class PuxesGame(FlickRules, Game[PuxesOptions]):
         shown = ", ".join(action.faces)
         if step["purpose"] == "first":
             self.first_counts[roller] = sum(1 for f in action.faces if self.collection.is_character(f))
-            events.append(Event("roll", f"player {roller} rolls {shown} ({self.first_counts[roller]} characters)",
+            events.append(Event("roll", f"{self.seat_label(roller)} rolls {shown} ({self.first_counts[roller]} characters)",
                                 {"player": roller, "faces": list(action.faces), "purpose": "first"}))
             if not any(s["kind"] == "roll" and s["purpose"] == "first" for s in self.queue):
                 self._choose_first(events)
             return
-        events.append(Event("roll", f"player {roller} rolls {shown}",
+        events.append(Event("roll", f"{self.seat_label(roller)} rolls {shown}",
                             {"player": roller, "faces": list(action.faces), "purpose": step["purpose"]}))
         self._protection_changes(events)
         if action.touched_oracle:
             self.turn["ended"] = True
-            events.append(Event("turn-lost", f"a hero touched an oracle during the roll: player {roller} passes the turn "
+            events.append(Event("turn-lost", f"a hero touched an oracle during the roll: {self.seat_label(roller)} passes the turn "
                                 "(\"si un héros touche un oracle, le joueur passe son tour\")", {"player": roller}))
             return
         if step["purpose"] == "turn":
@@ -599,7 +629,7 @@ class PuxesGame(FlickRules, Game[PuxesOptions]):
         best = max(self.first_counts.values())
         leaders = sorted(p for p, c in self.first_counts.items() if c == best)
         if len(leaders) > 1:
-            events.append(Event("roll-again", f"players {', '.join(map(str, leaders))} tie with {best} characters and roll again",
+            events.append(Event("roll-again", f"{self.seats_phrase(leaders)} tie with {best} characters and roll again",
                                 {"players": leaders}))
             self.first_counts = {}
             self.queue.extend({"kind": "roll", "player": CHANCE, "roller": p, "purpose": "first",
@@ -611,7 +641,7 @@ class PuxesGame(FlickRules, Game[PuxesOptions]):
                 for h in state.heroes:
                     self.dice[h].face = None
         self.first_counts = {}
-        events.append(Event("first-player", f"player {first} rolled the most characters and starts, keeping that roll",
+        events.append(Event("first-player", f"{self.seat_label(first)} rolled the most characters and starts, keeping that roll",
                             {"player": first}))
         self._begin_turn(first, events, rolled=True)
 
@@ -622,7 +652,8 @@ class PuxesGame(FlickRules, Game[PuxesOptions]):
         self.turn = {"player": player, "power": None, "power_hero": None, "woke": False, "moves": [], "clean": True,
                      "first_heroes": [], "rerolled": None, "spat": False, "fortress_spat": False, "barred": [],
                      "double": None, "charm_ok": True, "ended": False}
-        events.append(Event("turn", f"turn {self.turn_number}: player {player} plays", {"player": player, "turn": self.turn_number}))
+        events.append(Event("turn", f"turn {self.turn_number}: {self.seat_label(player)} plays",
+                            {"player": player, "turn": self.turn_number}))
         if rolled or self.options.toddlers:
             self.queue.insert(0, {"kind": "main", "player": player})
             self._protection_changes(events)
@@ -645,13 +676,13 @@ class PuxesGame(FlickRules, Game[PuxesOptions]):
         player = self.turn["player"]
         self.queue = [s for s in self.queue if s["kind"] != "main"]
         self.turn["ended"] = True
-        events.append(Event(kind, f"player {player} {reason}", {"player": player}))
+        events.append(Event(kind, f"{self.seat_label(player)} {reason}", {"player": player}))
 
     def _announce_passives(self, player: int, events: list[Event]) -> None:
         for other in range(self.num_players):
             if self.opposed(other, player) and not self.players[other].out and pw.passive_in_force(self, other, "ambidextre"):
-                events.append(Event("power", f"Ambidextre (player {other}): player {player} must use the non-dominant hand "
-                                    "to roll and to flick this turn", {"player": other, "power": "ambidextre", "target": player}))
+                events.append(Event("power", f"Ambidextre ({self.seat_label(other)}): {self.seat_label(player)} must use "
+                                    "the non-dominant hand to roll and to flick this turn", {"player": other, "power": "ambidextre", "target": player}))
                 break
 
     def _protection_changes(self, events: list[Event]) -> None:
@@ -726,8 +757,8 @@ class PuxesGame(FlickRules, Game[PuxesOptions]):
         t["power"], t["power_hero"] = action.power, action.hero
         via = ""
         if action.copied_from is not None:
-            via = f" (Imitation of player {self.dice[action.copied_from].owner}'s hero)"
-        events.append(Event("power", f"player {player} uses {power.title}{via}",
+            via = f" (Imitation of {self.seat_label(self.dice[action.copied_from].owner)}'s hero)"
+        events.append(Event("power", f"{self.seat_label(player)} uses {power.title}{via}",
                             {"player": player, "power": action.power, "hero": action.hero, "target": action.target}))
         target = self.dice[action.target] if action.target is not None else None
         if action.power == "seduction":
@@ -735,14 +766,14 @@ class PuxesGame(FlickRules, Game[PuxesOptions]):
             hero.status, hero.face = "rider", None
             self.players[player].heroes.remove(hero.id)
             self.seduced[target.id] = hero.id
-            events.append(Event("seduced", f"Petit gris sits on oracle {target.id} of player {target.owner}: it cannot move",
+            events.append(Event("seduced", f"Petit gris sits on oracle {target.id} of {self.seat_label(target.owner)}: it cannot move",
                                 {"oracle": target.id, "hero": hero.id}))
         elif action.power == "contamination":
             hero = self.dice[action.hero]
             self._hero_becomes_oracle(hero, target, player)
             self._sleep(target, events, "Contamination takes its place")
-            events.append(Event("contaminated", f"Rukura becomes oracle {hero.id} of player {player} in place of oracle {target.id}; "
-                                "the turn ends (\"Ton tour se termine immédiatement\")", {"oracle": hero.id, "replaced": target.id}))
+            events.append(Event("contaminated", f"Rukura becomes oracle {hero.id} of {self.seat_label(player)} in place of "
+                                f"oracle {target.id}; the turn ends (\"Ton tour se termine immédiatement\")", {"oracle": hero.id, "replaced": target.id}))
             t["ended"] = True
         elif action.power == "retrograde":
             hero = self.dice[action.other]
@@ -755,7 +786,7 @@ class PuxesGame(FlickRules, Game[PuxesOptions]):
             target.role, target.owner, target.status, target.x, target.y = "hero", player, "hand", None, None
             target.appeared = self.clock
             events.append(Event("retrograde", f"hero {hero.id} takes the place of oracle {target.id} at ({x:.0f}, {y:.0f}) "
-                                f"and becomes an oracle of player {player}; oracle {target.id} becomes a hero showing {face}",
+                                f"and becomes an oracle of {self.seat_label(player)}; oracle {target.id} becomes a hero showing {face}",
                                 {"oracle": hero.id, "hero": target.id}))
         elif action.power in ("retraite", "attrape_moi"):
             if action.power == "attrape_moi":
@@ -792,7 +823,7 @@ class PuxesGame(FlickRules, Game[PuxesOptions]):
         self._unlink(action.oracle, events, moving=True)
         self.queue.insert(0, {"kind": "flick", "player": CHANCE, "what": "shot", "by": player, "die": action.oracle})
         die = self.dice[action.oracle]
-        events.append(Event("flick", f"player {player} flicks oracle {die.id} ({die.face})",
+        events.append(Event("flick", f"{self.seat_label(player)} flicks oracle {die.id} ({die.face})",
                             {"player": player, "oracle": die.id}))
 
     def _do_spit(self, player: int, action: Spit, events: list[Event]) -> None:
@@ -809,7 +840,7 @@ class PuxesGame(FlickRules, Game[PuxesOptions]):
             why = "Charme" if t["power"] == "charme" else "Coup de langue"
         self.queue.insert(0, {"kind": "flick", "player": CHANCE, "what": "spit", "by": player, "die": hero,
                               "origin": origin, "power": None if action.fortress else t["power"]})
-        events.append(Event("spit", f"player {player} spits with hero {hero} beside oracle {origin} ({why})",
+        events.append(Event("spit", f"{self.seat_label(player)} spits with hero {hero} beside oracle {origin} ({why})",
                             {"player": player, "hero": hero, "origin": origin}))
 
     def _do_carry(self, step: dict[str, Any], action: Carry, events: list[Event]) -> None:
@@ -849,7 +880,7 @@ class PuxesGame(FlickRules, Game[PuxesOptions]):
             if coop:
                 if all(t.status != "standing" for t in temples) and state.can_wake:
                     state.can_wake = False
-                    events.append(Event("temple-lost", f"player {p} has no temple left and plays on while the partner's stands, "
+                    events.append(Event("temple-lost", f"{self.seat_label(p)} has no temple left and plays on while the partner's stands, "
                                         "but can no longer wake oracles", {"player": p}))
                 team_temples = [t for t in self.temples if self.team(t.owner) == self.team(p)]
                 if all(t.status != "standing" for t in team_temples):
@@ -871,7 +902,7 @@ class PuxesGame(FlickRules, Game[PuxesOptions]):
             self.dice[h].face = None
         for oracle, hero in list(self.seduced.items()):
             if self.dice[hero].owner == player:
-                self._release_rider(oracle, events, f"player {player} is out")
+                self._release_rider(oracle, events, f"{self.seat_label(player)} is out")
         taker = by if (self.options.mode == "blitz" and by is not None and by != player and not self.players[by].out) else None
         taken = []
         for o in self.oracles_of(player):
@@ -888,9 +919,9 @@ class PuxesGame(FlickRules, Game[PuxesOptions]):
             for t in self.temples:
                 if t.owner == player and t.status == "standing":
                     t.status = "removed"
-        events.append(Event("eliminated", f"player {player} is eliminated: {why}", {"player": player, "reason": why}))
+        events.append(Event("eliminated", f"{self.seat_label(player)} is eliminated: {why}", {"player": player, "reason": why}))
         if taken:
-            events.append(Event("takeover", f"blitz: player {taker} takes control of oracles {', '.join(map(str, taken))}",
+            events.append(Event("takeover", f"blitz: {self.seat_label(taker)} takes control of oracles {', '.join(map(str, taken))}",
                                 {"player": taker, "oracles": taken}))
         self.queue = [s for s in self.queue if not (
             s.get("player") == player or s.get("roller") == player or
@@ -908,7 +939,7 @@ class PuxesGame(FlickRules, Game[PuxesOptions]):
         self.over = True
         self.queue.clear()
         self.winner_seats = tuple(sorted(alive))
-        who = " and ".join(f"player {p}" for p in self.winner_seats)
+        who = " and ".join(self.seat_label(p) for p in self.winner_seats)
         events.append(Event("game-over", f"{who} {'win' if len(alive) > 1 else 'wins'}: gardien de la Terre",
                             {"winners": list(self.winner_seats)}))
 
@@ -920,19 +951,19 @@ class PuxesGame(FlickRules, Game[PuxesOptions]):
     def _describe_step(self, step: dict[str, Any]) -> str:
         kind = step["kind"]
         if kind == "place":
-            return f"player {step['player']} to place oracle {step['oracle']} ({step['reason']})"
+            return f"{self.seat_label(step['player'])} to place oracle {step['oracle']} ({step['reason']})"
         if kind == "roll":
-            return f"the roll of player {step['roller']}'s heroes"
+            return f"the roll of {self.seat_label(step['roller'])}'s heroes"
         if kind == "flick":
             return f"the outcome of the {step['what']} of die {step['die']}"
         if kind == "push":
-            return f"player {step['player']} to push oracle {step['oracle']} back"
+            return f"{self.seat_label(step['player'])} to push oracle {step['oracle']} back"
         if kind == "main":
-            return f"player {step['player']} to play"
+            return f"{self.seat_label(step['player'])} to play"
         if kind == "face":
-            return f"player {step['player']} to choose oracle {step['oracle']}'s face"
+            return f"{self.seat_label(step['player'])} to choose oracle {step['oracle']}'s face"
         if kind == "carry":
-            return f"player {step['player']} to choose the oracle to {step['power']}"
+            return f"{self.seat_label(step['player'])} to choose the oracle to {step['power']}"
         return kind
 
     def waiting_for(self) -> str:
@@ -972,11 +1003,11 @@ class PuxesGame(FlickRules, Game[PuxesOptions]):
     def render(self) -> str:
         lines = [f"PuXes, {self.num_players} players ({self.options.mode}), turn {self.turn_number}: {self.waiting_for()}"]
         for t in self.temples:
-            lines.append(f"temple {t.index} (player {t.owner}) at ({t.x:.0f}, {t.y:.0f}) {t.status} lives={t.lives}")
+            lines.append(f"temple {t.index} ({self.seat_label(t.owner)}) at ({t.x:.0f}, {t.y:.0f}) {t.status} lives={t.lives}")
         for p, state in enumerate(self.players):
             heroes = " ".join(f"{h}:{self.dice[h].face or '-'}" for h in state.heroes)
             flag = " OUT" if state.out else ""
-            lines.append(f"player {p}{flag} heroes [{heroes}]")
+            lines.append(f"{self.seat_label(p)}{flag} heroes [{heroes}]")
             for o in sorted(self.oracles_of(p)):
                 d = self.dice[o]
                 where = f"({d.x:.1f}, {d.y:.1f})" if d.x is not None and d.y is not None else ""
@@ -984,7 +1015,7 @@ class PuxesGame(FlickRules, Game[PuxesOptions]):
                                 " fortress" if o == self.fortress_holder else ""])
                 lines.append(f"  oracle {o} {d.name} {d.face or '-'} {d.status} {where}{tags}".rstrip())
         if self.over:
-            lines.append(f"winners: {list(self.winner_seats)}")
+            lines.append(f"winners: [{', '.join(self.seat_ref(p) for p in self.winner_seats)}]")
         return "\n".join(lines) + "\n"
 
     def check_invariants(self) -> None:
