@@ -25,8 +25,9 @@ side.
 
 The face reader is then trained on crops where the trained finder looks: each die it finds, and
 each place it takes for a die wrongly, as "not a die". Every epoch cuts fresh crops, shifted,
-scaled, turned, recoloured and sometimes blurred; dark dice (translucent smoke with red pips, black
-with white) are the hardest to read and are shown twice as often. The loose crops of single dice
+scaled, turned, recoloured and sometimes blurred, and three in ten get a streak or spot of glare
+(:func:`glare`) such as a lamp makes on a glossy die; dark dice (translucent smoke with red pips,
+black with white) are the hardest to read and are shown twice as often. The loose crops of single dice
 teach it to read :func:`controller.vision.dice.read_crop`'s crops too. The shipped reader was
 trained with ``--reader-only --reader-with-validation``, once the recipe and the thresholds in
 controller/vision/dice.py had been chosen on the validation parts with a reader trained without them.
@@ -330,10 +331,30 @@ def reader_places(finder: dicenet.DiceNet, photos, first: int = 0
     return places
 
 
+def glare(patch: np.ndarray, size: float, rng: np.random.Generator) -> np.ndarray:
+    """``patch`` (a die's face of side ``size`` in its middle) with a specular highlight laid over it:
+    a soft-edged white streak or spot somewhere on the face, as a lamp makes on a glossy die. It can
+    hide a pip or look like one."""
+    side = patch.shape[0]
+    mask = np.zeros(patch.shape[:2], np.float32)
+    centre = (side / 2 + rng.uniform(-0.35, 0.35) * size, side / 2 + rng.uniform(-0.35, 0.35) * size)
+    if rng.random() < 0.7:
+        axes = (rng.uniform(0.2, 0.7) * size, rng.uniform(0.03, 0.12) * size)
+    else:
+        axes = (rng.uniform(0.05, 0.15) * size,) * 2
+    scale = 16
+    cv2.ellipse(mask, (int(centre[0] * scale), int(centre[1] * scale)),
+                (max(1, int(axes[0] * scale)), max(1, int(axes[1] * scale))), float(rng.uniform(0, 180)),
+                0, 360, 1.0, -1, cv2.LINE_AA, shift=4)
+    mask = cv2.GaussianBlur(mask, (0, 0), max(0.5, axes[1] * rng.uniform(0.3, 1.0)))
+    strength = rng.uniform(0.5, 1.0) * mask[..., None]
+    return (patch * (1.0 - strength) + 255.0 * strength).astype(np.uint8)
+
+
 def reader_crop(image: np.ndarray, centre: tuple[float, float], size: float, side_px: int,
-                rng: np.random.Generator) -> np.ndarray:
+                rng: np.random.Generator, glare_share: float = 0.0) -> np.ndarray:
     """One reader input for the die at ``centre``, shifted, scaled, turned, sometimes blurred to a
-    lower resolution, and recoloured at random."""
+    lower resolution, recoloured at random and, ``glare_share`` of the time, glared."""
     cx, cy = centre[0] + rng.normal(0, 0.06) * size, centre[1] + rng.normal(0, 0.06) * size
     s = size * math.exp(rng.normal(0, 0.1))
     side = int(math.ceil(s * 2))
@@ -345,7 +366,10 @@ def reader_crop(image: np.ndarray, centre: tuple[float, float], size: float, sid
         small = max(4, int(side * rng.uniform(0.5, 0.9)))
         patch = cv2.resize(cv2.resize(patch, (small, small), interpolation=cv2.INTER_AREA), (side, side),
                            interpolation=cv2.INTER_LINEAR)
-    return dicenet.reader_input(recolour(patch, rng), (side / 2, side / 2), s, side_px)
+    patch = recolour(patch, rng)
+    if rng.random() < glare_share:
+        patch = glare(patch, s, rng)
+    return dicenet.reader_input(patch, (side / 2, side / 2), s, side_px)
 
 
 def build_reader(side_px: int, channels: tuple[int, ...], hidden: int):
@@ -423,7 +447,7 @@ def train_reader(finder: dicenet.DiceNet, train, val, args) -> float:
     val, val_places = list(val) + loose_val, val_places + loose_places
     counts = np.bincount([p[3] for p in places], minlength=len(pipnet.CLASSES)).tolist()
     print(f"reader places: {len(places)} (per class {counts}; dark dice {sum(p[4] for p in places)})", flush=True)
-    rng = np.random.default_rng(1)
+    rng = np.random.default_rng(1 + args.seed)
 
     def copies(cls: int, dark: bool) -> int:
         if cls == NOT_A_DIE:
@@ -438,7 +462,7 @@ def train_reader(finder: dicenet.DiceNet, train, val, args) -> float:
     loss_fn = nn.CrossEntropyLoss(label_smoothing=0.05)
     start = time.time()
     for epoch in range(1, args.reader_epochs + 1):
-        x = torch.from_numpy(np.stack([reader_crop(photos[k][0], c, s, args.reader_side, rng)
+        x = torch.from_numpy(np.stack([reader_crop(photos[k][0], c, s, args.reader_side, rng, args.glare)
                                        for k, c, s, cls, dark in places for _ in range(copies(cls, dark))]))
         model.train()
         order = torch.randperm(len(labels))
@@ -484,6 +508,9 @@ def main() -> int:
                         help="train the face reader on the validation parts too (once the recipe and the "
                              "thresholds have been chosen on them): its validation figure is then not a measure")
     parser.add_argument("--reader-epochs", type=int, default=40)
+    parser.add_argument("--glare", type=float, default=0.3,
+                        help="share of the reader's crops given a streak or spot of glare")
+    parser.add_argument("--seed", type=int, default=0, help="seeds the weights and the augmentation")
     parser.add_argument("--rendered", type=int, default=160, help="rendered scenes to train on too")
     parser.add_argument("--reader-side", type=int, default=dicenet.READER_SIDE,
                         help="side of the reader's crops in pixels (a multiple of 8)")
@@ -499,9 +526,9 @@ def main() -> int:
         return 2
     import torch
 
-    torch.manual_seed(0)
+    torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
-    rng = np.random.default_rng(0)
+    rng = np.random.default_rng(args.seed)
     sets = splits(args.data)
     train, val = load(sets["train"]), load(sets["val"])
     print(f"training photos: {len(train)}, dice: {sum(len(d) for _, d, _ in train)}; "

@@ -70,8 +70,8 @@ def test_bad_images_are_refused_clearly():
 # nell-byler 4 photos, matteop65 6 photos, chaseelliottpatterson 18 crops. The thresholds sit a few
 # points under the measured figures, so a regression in finding or reading fails them.
 FIXTURE_FLOORS = {
-    "nell-byler": dict(recall=0.95, precision=0.95, accuracy=0.95),       # measured 1 1 0.986
-    "matteop65": dict(recall=0.83, precision=0.83, accuracy=0.83),        # measured 0.83 1 0.83 (6 dice)
+    "nell-byler": dict(recall=0.95, precision=0.95, accuracy=0.95),       # measured 1 1 0.973
+    "matteop65": dict(recall=0.83, precision=0.83, accuracy=0.83),        # measured 1 1 1 (6 dice)
     "chaseelliottpatterson": dict(recall=1.0, precision=1.0, accuracy=0.90),  # measured 1 1 1
 }
 

@@ -101,6 +101,32 @@ def test_reader_export_matches_the_trained_reader():
     np.testing.assert_allclose(reader.probabilities(x), expected, rtol=1e-3, atol=1e-5)
 
 
+def test_training_glare_lights_a_streak_on_the_face():
+    """The reader's glare augmentation only brightens, brightens a lot, and does so on the face."""
+    import sys
+    from pathlib import Path
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
+    import train_dicenet
+
+    rng = np.random.default_rng(5)
+    size, side = 40.0, 80
+    patch = np.full((side, side, 3), 60, np.uint8)
+    peaks = []
+    for _ in range(50):
+        out = train_dicenet.glare(patch, size, rng)
+        assert out.shape == patch.shape and out.dtype == np.uint8
+        lift = out.astype(int) - patch
+        assert lift.min() >= 0
+        peaks.append(lift.max())
+        assert lift.max() >= 30
+        weight = lift.sum(axis=2).astype(float)
+        ys, xs = np.mgrid[:side, :side]
+        middle = ((xs * weight).sum() / weight.sum(), (ys * weight).sum() / weight.sum())
+        assert abs(middle[0] - side / 2) <= 0.4 * size and abs(middle[1] - side / 2) <= 0.4 * size
+        assert (lift.sum(axis=2) > 30).mean() < 0.3
+    assert np.median(peaks) >= 90
+
+
 LAYOUT = [(100, 100, 3, 10.0), (250, 120, 5, 40.0), (380, 250, 1, 0.0), (150, 260, 6, 70.0), (330, 80, 2, 25.0)]
 
 
