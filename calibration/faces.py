@@ -7,12 +7,14 @@ Faces already stored for other dice are kept; a face shown again replaces its ol
 A reference is the top face alone, edge to edge, as the table reads it. With a calibrated mat the die
 is shown on the mat and cut out by the table's own pipeline (:meth:`FrameAnalyser.top_face_crop`), so
 the references are framed, lit and resampled exactly like the faces read during a game; without one,
-the die is found in the plain picture.
+the die is found in the plain picture: it must lie in the middle of the view, where an overhead camera
+sees its top face alone, and its outline there leaves out the shadow it casts.
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 from collections.abc import Callable, Sequence
 
 import cv2
@@ -32,6 +34,17 @@ MIN_DEPTH = 0.3
 
 #: How far from the surface's colour (Euclidean, 0..441 in BGR) a pixel must be to belong to the die.
 SURFACE_DIFFERENCE = 40.0
+
+#: Without a calibrated mat, the die must lie this share of the picture's shorter side from its
+#: middle at most: farther out, an overhead camera sees the die's sides too, and nothing tells
+#: them from its top face.
+MIDDLE_REACH = 0.12
+
+#: A pixel whose channels are all this share of the surface's (darker, not recoloured) and within
+#: SHADOW_TINT of one another is the die's shadow on the surface, not the die: the face's outline
+#: leaves it out, or the stored face would carry a dark band the table's own cut never has.
+SHADOW_DIMMING = (0.2, 0.93)
+SHADOW_TINT = 0.12
 
 
 def capture_face(frame: np.ndarray, die_size_px: float | None = None,
@@ -58,6 +71,12 @@ def capture_face(frame: np.ndarray, die_size_px: float | None = None,
         raise CalibrationError(f"{len(found)} dice or die-like things in the picture (at {where}): "
                                "show one die at a time")
     centre, side, angle = _outline(frame, found[0].center)
+    h, w = frame.shape[:2]
+    off = math.hypot(centre[0] - w / 2, centre[1] - h / 2)
+    if off > MIDDLE_REACH * min(h, w):
+        raise CalibrationError(f"the die is {off:.0f} px from the middle of the view: put it in the middle "
+                               f"(within {MIDDLE_REACH * min(h, w):.0f} px), where the camera sees its top face "
+                               "alone, not its sides")
     return _dice.face_crop(frame, centre, side, angle)
 
 
@@ -69,9 +88,19 @@ def _outline(frame: np.ndarray, near: tuple[float, float]) -> tuple[tuple[float,
     has no pips from which to measure it).
     """
     border = np.concatenate([frame[0], frame[-1], frame[:, 0], frame[:, -1]]).astype(np.float32)
-    distance = np.linalg.norm(frame.astype(np.float32) - np.median(border, axis=0), axis=2)
-    mask = (distance > SURFACE_DIFFERENCE).astype(np.uint8)
+    surface = np.median(border, axis=0)
+    pixels = frame.astype(np.float32)
+    distance = np.linalg.norm(pixels - surface, axis=2)
+    # The die's shadow is the surface's own colour, only darker: every channel dimmed alike.
+    ratio = pixels / np.maximum(surface, 1.0)
+    shadow = ((ratio.max(axis=2) < SHADOW_DIMMING[1]) & (ratio.min(axis=2) > SHADOW_DIMMING[0])
+              & (ratio.max(axis=2) - ratio.min(axis=2) < SHADOW_TINT))
+    mask = ((distance > SURFACE_DIFFERENCE) & ~shadow).astype(np.uint8)
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+    # Dark ink on the face can look like shadow too; what the die encloses is die.
+    _, outside = cv2.connectedComponents(1 - mask)
+    edge = np.unique(np.concatenate([outside[0], outside[-1], outside[:, 0], outside[:, -1]]))
+    mask[~np.isin(outside, edge)] = 1
     _, labels = cv2.connectedComponents(mask)
     label = labels[int(round(near[1])), int(round(near[0]))]
     if label == 0:
@@ -140,8 +169,9 @@ def _mat_analyser(layout_name: str) -> FrameAnalyser | None:
     try:
         profile = TableProfile.load(layout.name)
     except CalibrationError:
-        print(f"the {layout.name} mat is not calibrated: the die is found in the plain picture. Faces read "
-              f"best when taught on the calibrated mat (bitbox calibrate mat --layout {layout.name}).")
+        print(f"the {layout.name} mat is not calibrated: the die is found in the plain picture, so show it in "
+              f"the middle of the view. Faces read best when taught on the calibrated mat "
+              f"(bitbox calibrate mat --layout {layout.name}).")
         return None
     return FrameAnalyser(layout, profile)
 
@@ -185,7 +215,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         "in the order of --faces, sorted by name) or one image")
     parser.add_argument("--layout", default="puxes",
                         help="the calibrated mat to show the die on (default puxes); without a calibrated "
-                        "mat the die is found in the plain picture")
+                        "mat the die is found in the plain picture and must be shown in its middle")
     parser.add_argument("--die-size", type=float, default=None,
                         help="side of a die in pixels, when no mat is calibrated (found automatically otherwise)")
     parser.set_defaults(handler=_run)

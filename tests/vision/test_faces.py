@@ -225,3 +225,53 @@ def test_without_a_mat_the_reference_is_the_face_alone_and_margin_crops_still_ma
     assert lib.match(with_margin, face_side=60 / 84).symbol == "bombe"
     with pytest.raises(ValueError, match="face_side"):
         lib.match(with_margin, face_side=1.5)
+
+
+def test_without_a_mat_the_die_s_shadow_is_left_out_of_the_face():
+    """A die on a plain surface casts a shadow, the surface's colour only darker; the face's outline
+    leaves it out, so the stored face is the top face alone, centred."""
+    frame = table_with(symbol_face("bombe"))
+    surface = np.array((90, 120, 90), np.float32)
+    shadow = frame.astype(np.float32)
+    region = shadow[150 - 22 + 6:150 + 22 + 8, 200 - 22 + 6:200 + 22 + 8]
+    bare = np.all(region == surface, axis=2)
+    region[bare] = surface * 0.55
+    frame = shadow.astype(np.uint8)
+    centre, side, _ = calib._outline(frame, (200, 150))
+    assert abs(side - 44) <= 2
+    assert abs(centre[0] - 199.5) <= 1.5 and abs(centre[1] - 149.5) <= 1.5
+
+
+def test_faces_taught_on_a_plain_surface_are_read_during_a_game():
+    """Without a calibrated mat, faces shown on a plain sheet under the table's camera (with their
+    shadows, anywhere near the middle of the view) are read on the mat during a game."""
+    from controller.vision.pipeline import FrameAnalyser
+    from controller.vision.render import Die, Lighting, Scene, render
+    from table_scenes import layout, profile_for
+
+    lay = layout("puxes")
+    profile, camera = profile_for("puxes")
+    taught = ["soleil", "bombe", "smiley", "pirate"]
+    shown = iter(render(Scene(None, dice=(Die(790.0 + 7 * k, 510.0 - 6 * k, name, 17.0 + 20 * k, edge_mm=25.0),),
+                              camera=camera, lighting=Lighting(), plain_size_mm=(1600, 1000),
+                              plain_bgr=(205, 165, 120), seed=k)).image for k, name in enumerate(taught))
+    lib = calib.calibrate("oni", taught, lambda: next(shown), ask=lambda prompt: "", library=FaceLibrary(),
+                          say=lambda text: None)
+    assert len(lib) == len(taught)
+
+    places = [(300.0, 200.0, 35.0), (600.0, 420.0, 70.0), (520.0, 150.0, 5.0), (380.0, 460.0, 55.0)]
+    game = Scene(lay, dice=tuple(Die(x, y, name, a) for (x, y, a), name in zip(places, reversed(taught))),
+                 camera=camera, lighting=Lighting(), seed=7)
+    seen = FrameAnalyser(lay, profile, faces=lib).analyse(render(game).image).dice
+    read = {}
+    for die in seen:
+        nearest = min(range(len(places)), key=lambda i: (places[i][0] - die.x_mm) ** 2 + (places[i][1] - die.y_mm) ** 2)
+        read[nearest] = die.face.symbol
+    assert read == {i: name for i, name in enumerate(reversed(taught))}
+
+
+def test_without_a_mat_a_die_far_from_the_middle_is_refused():
+    """Far from the middle of the view the camera sees the die's sides as well as its top, so the
+    capture asks for the die to be moved rather than store a face framed unlike the table's cut."""
+    with pytest.raises(calib.CalibrationError, match=r"px from the middle of the view: put it in the middle"):
+        calib.capture_face(table_with(symbol_face("bombe"), at=(60, 60)))
