@@ -46,6 +46,10 @@ MIDDLE_REACH = 0.12
 SHADOW_DIMMING = (0.2, 0.93)
 SHADOW_TINT = 0.12
 
+#: Where leaving the shadow out keeps less than this share of the die's outline, the die itself is
+#: the surface's colour, darker (a grey die on a grey sheet), and its whole outline stands.
+MIN_LIT_SHARE = 0.6
+
 
 def capture_face(frame: np.ndarray, die_size_px: float | None = None,
                  analyser: FrameAnalyser | None = None) -> np.ndarray:
@@ -90,25 +94,33 @@ def _outline(frame: np.ndarray, near: tuple[float, float]) -> tuple[tuple[float,
     border = np.concatenate([frame[0], frame[-1], frame[:, 0], frame[:, -1]]).astype(np.float32)
     surface = np.median(border, axis=0)
     pixels = frame.astype(np.float32)
-    distance = np.linalg.norm(pixels - surface, axis=2)
+    differs = np.linalg.norm(pixels - surface, axis=2) > SURFACE_DIFFERENCE
     # The die's shadow is the surface's own colour, only darker: every channel dimmed alike.
     ratio = pixels / np.maximum(surface, 1.0)
     shadow = ((ratio.max(axis=2) < SHADOW_DIMMING[1]) & (ratio.min(axis=2) > SHADOW_DIMMING[0])
               & (ratio.max(axis=2) - ratio.min(axis=2) < SHADOW_TINT))
-    mask = ((distance > SURFACE_DIFFERENCE) & ~shadow).astype(np.uint8)
-    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
-    # Dark ink on the face can look like shadow too; what the die encloses is die.
-    _, outside = cv2.connectedComponents(1 - mask)
-    edge = np.unique(np.concatenate([outside[0], outside[-1], outside[:, 0], outside[:, -1]]))
-    mask[~np.isin(outside, edge)] = 1
-    _, labels = cv2.connectedComponents(mask)
-    label = labels[int(round(near[1])), int(round(near[0]))]
-    if label == 0:
+    whole = _region(differs, near)
+    if whole is None:
         raise CalibrationError("the die does not stand out from the surface: use a plain surface of "
                                "another colour than the die")
-    points = np.column_stack(np.nonzero(labels == label)[::-1]).astype(np.float32)
+    lit = _region(differs & ~shadow, near)
+    # A grey die on a grey surface looks like shadow all over: then the shadow stays in.
+    region = lit if lit is not None and lit.sum() >= MIN_LIT_SHARE * whole.sum() else whole
+    points = np.column_stack(np.nonzero(region)[::-1]).astype(np.float32)
     (cx, cy), (w, h), angle = cv2.minAreaRect(points)
     return (float(cx), float(cy)), float(max(w, h)), float(angle)
+
+
+def _region(mask: np.ndarray, near: tuple[float, float]) -> np.ndarray | None:
+    """The closed region of ``mask`` at ``near``, with what it encloses (dark ink on a face may
+    look like shadow or surface; what the die encloses is die), or None where ``near`` is outside."""
+    closed = cv2.morphologyEx(mask.astype(np.uint8), cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+    _, outside = cv2.connectedComponents(1 - closed)
+    edge = np.unique(np.concatenate([outside[0], outside[-1], outside[:, 0], outside[:, -1]]))
+    closed[~np.isin(outside, edge)] = 1
+    _, labels = cv2.connectedComponents(closed)
+    label = labels[int(round(near[1])), int(round(near[0]))]
+    return labels == label if label else None
 
 
 def check_names(die: str, face_names: Sequence[str]) -> None:

@@ -275,3 +275,15 @@ def test_without_a_mat_a_die_far_from_the_middle_is_refused():
     capture asks for the die to be moved rather than store a face framed unlike the table's cut."""
     with pytest.raises(calib.CalibrationError, match=r"px from the middle of the view: put it in the middle"):
         calib.capture_face(table_with(symbol_face("bombe"), at=(60, 60)))
+
+
+def test_without_a_mat_a_grey_die_on_a_grey_sheet_keeps_its_whole_outline():
+    """A die of the surface's own colour, only darker, looks like shadow all over; its outline is
+    then taken whole rather than lost."""
+    frame = np.full((300, 400, 3), 170, np.uint8)
+    face = np.full((44, 44, 3), 95, np.uint8)
+    cv2.circle(face, (22, 22), 9, (235, 235, 235), -1)
+    frame[150 - 22:150 + 22, 200 - 22:200 + 22] = face
+    centre, side, _ = calib._outline(frame, (200, 150))
+    assert abs(side - 44) <= 2
+    assert abs(centre[0] - 199.5) <= 1.5 and abs(centre[1] - 149.5) <= 1.5
