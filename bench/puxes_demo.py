@@ -3,8 +3,8 @@
 Plays seeded games on the scripted table (bots, simulated dice), renders every change, runs the
 frames through the camera pipeline into the referee, and prints per game and overall: turns,
 calls, calls that matched the truth, questions per turn, frames and milliseconds per frame, and
-where a game first went wrong. Also measures how well faces taught with ``bitbox calibrate faces``'
-own capture read on the table.
+where a game first went wrong. Also measures how well faces taught with ``bitbox calibrate faces``
+(on a plain sheet, and on the calibrated mat) read on the table, symbol and character faces apart.
 
     python bench/puxes_demo.py --seeds 0-9
 
@@ -32,9 +32,10 @@ def _seeds(text: str) -> list[int]:
     return out
 
 
-def calibrate_faces_capture_accuracy(trials: int = 3) -> tuple[int, int]:
-    """Faces taught through ``bitbox calibrate faces``' capture (the die alone on a plain sheet under
-    the table's camera), then read by the table pipeline on rendered tables: (right, read)."""
+def calibrate_faces_capture_accuracy(trials: int = 3, on_mat: bool = False) -> dict[str, tuple[int, int]]:
+    """Faces taught through ``bitbox calibrate faces``' capture, then read by the table pipeline on
+    rendered tables: (right, read) for the symbol faces and for the character faces. Taught on a plain
+    sheet in the middle of the table camera's view, or ``on_mat``, on the calibrated mat."""
     from calibration.faces import calibrate
     from controller.engines.puxes.collection import default_collection
     from controller.referee.puxes import face_slug
@@ -47,22 +48,28 @@ def calibrate_faces_capture_accuracy(trials: int = 3) -> tuple[int, int]:
     coll = default_collection()
     layout = load_layout("puxes")
     spec = fitting_camera(layout, fill=0.85)
-    faces = sorted({face_slug(f) for d in ("Oni", "Crâne Yorick", "Mr Blaireau", "Arkan Sonney", "Hanuman")
-                    for f in coll.candidate_faces(d)})
+    heroes = ("Oni", "Crâne Yorick", "Mr Blaireau", "Arkan Sonney", "Hanuman")
+    characters = {face_slug(h) for h in heroes}
+    faces = sorted({face_slug(f) for d in heroes for f in coll.candidate_faces(d)})
+    profile = calibrate_mat(render_empty(Scene(layout, camera=spec, lighting=Lighting())), layout)
     library = FaceLibrary()
     for i, face in enumerate(faces):
         shots = iter(range(10))
 
         def grab(face: str = face, i: int = i) -> np.ndarray:
             k = next(shots)
-            scene = Scene(None, dice=(Die(800, 500, face, (17.0 + 11 * i + 23 * k) % 90, edge_mm=25.0),), camera=spec,
-                          lighting=Lighting(), plain_size_mm=(1600, 1000), plain_bgr=(205, 165, 120), seed=i * 10 + k)
-            return render(scene).image
-        calibrate("dixe", [face], grab, lambda prompt: "", library=library, say=lambda s: None)
-    profile = calibrate_mat(render_empty(Scene(layout, camera=spec, lighting=Lighting())), layout)
+            turn = (17.0 + 11 * i + 23 * k) % 90
+            if on_mat:
+                return render(Scene(layout, dice=(Die(450, 300, face, turn),), camera=spec, lighting=Lighting(),
+                                    seed=i * 10 + k)).image
+            return render(Scene(None, dice=(Die(800, 500, face, turn, edge_mm=layout.die.edge_mm),), camera=spec,
+                                lighting=Lighting(), plain_size_mm=(1600, 1000), plain_bgr=(205, 165, 120),
+                                seed=i * 10 + k)).image
+        calibrate("dixe", [face], grab, lambda prompt: "", library=library, say=lambda s: None,
+                  analyser=FrameAnalyser(layout, profile) if on_mat else None)
     analyser = FrameAnalyser(layout, profile, faces=library)
     rng = np.random.default_rng(0)
-    right = total = 0
+    counts = {"symbols": [0, 0], "characters": [0, 0]}
     for trial in range(trials):
         dice, truth = [], []
         for k in range(16):
@@ -73,9 +80,10 @@ def calibrate_faces_capture_accuracy(trials: int = 3) -> tuple[int, int]:
         image = render(Scene(layout, dice=tuple(dice), camera=spec, lighting=Lighting(), seed=trial)).image
         for d in analyser.analyse(image).dice:
             face = min(truth, key=lambda t: math.hypot(t[0] - d.x_mm, t[1] - d.y_mm))[2]
-            total += 1
-            right += d.face.symbol == face
-    return right, total
+            tally = counts["characters" if face in characters else "symbols"]
+            tally[0] += d.face.symbol == face
+            tally[1] += 1
+    return {kind: (right, read) for kind, (right, read) in counts.items()}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -87,10 +95,12 @@ def main(argv: list[str] | None = None) -> int:
     from controller.referee.puxes_demo import run_demo
 
     if not args.skip_capture:
-        t0 = time.perf_counter()
-        right, total = calibrate_faces_capture_accuracy()
-        print(f"faces taught by 'bitbox calibrate faces' capture, read on the table: {right}/{total} right "
-              f"({time.perf_counter() - t0:.1f} s)")
+        for on_mat, where in ((False, "a plain sheet"), (True, "the calibrated mat")):
+            t0 = time.perf_counter()
+            found = calibrate_faces_capture_accuracy(on_mat=on_mat)
+            shares = ", ".join(f"{kind} {right}/{read}" for kind, (right, read) in found.items())
+            print(f"faces taught by 'bitbox calibrate faces' on {where}, read on the table: {shares} right "
+                  f"({time.perf_counter() - t0:.1f} s)")
     calls = matched = questions = turns = frames = games_agreed = 0
     wall = 0.0
     for seed in _seeds(args.seeds):
