@@ -187,6 +187,25 @@ def test_calibrate_faces_command_from_a_folder_of_photos(tmp_path, monkeypatch):
 
 # ---- faces taught on the calibrated mat are read by the table ---------------------------------
 
+def read_during_a_game(lib: FaceLibrary, faces: list[str]) -> list[str | None]:
+    """The symbols the table reads, with ``lib``, on a rendered PuXes game with dice showing
+    ``faces`` (up to four) at turns and places of their own."""
+    from controller.vision.pipeline import FrameAnalyser
+    from controller.vision.render import Die, Lighting, Scene, render
+    from table_scenes import layout, profile_for
+
+    lay = layout("puxes")
+    profile, camera = profile_for("puxes")
+    places = [(300.0, 200.0, 35.0), (600.0, 420.0, 70.0), (520.0, 150.0, 5.0), (380.0, 460.0, 55.0)][:len(faces)]
+    game = Scene(lay, dice=tuple(Die(x, y, name, a) for (x, y, a), name in zip(places, faces)),
+                 camera=camera, lighting=Lighting(), seed=7)
+    read: list[str | None] = [None] * len(places)
+    for die in FrameAnalyser(lay, profile, faces=lib).analyse(render(game).image).dice:
+        nearest = min(range(len(places)), key=lambda i: (places[i][0] - die.x_mm) ** 2 + (places[i][1] - die.y_mm) ** 2)
+        read[nearest] = die.face.symbol
+    return read
+
+
 def test_faces_taught_on_the_calibrated_mat_are_read_during_a_game():
     """``bitbox calibrate faces`` with a calibrated mat cuts each reference the way the table's
     pipeline cuts faces during a game, so dice elsewhere on the mat, turned, read as those faces."""
@@ -202,16 +221,7 @@ def test_faces_taught_on_the_calibrated_mat_are_read_during_a_game():
     lib = calib.calibrate("oni", taught, lambda: next(shown), ask=lambda prompt: "", library=FaceLibrary(),
                           say=lambda text: None, analyser=FrameAnalyser(lay, profile))
     assert len(lib) == len(taught)
-
-    places = [(300.0, 200.0, 35.0), (600.0, 420.0, 70.0), (520.0, 150.0, 5.0), (380.0, 460.0, 55.0)]
-    game = Scene(lay, dice=tuple(Die(x, y, name, a) for (x, y, a), name in zip(places, reversed(taught))),
-                 camera=camera, lighting=Lighting(), seed=7)
-    seen = FrameAnalyser(lay, profile, faces=lib).analyse(render(game).image).dice
-    read = {}
-    for die in seen:
-        nearest = min(range(len(places)), key=lambda i: (places[i][0] - die.x_mm) ** 2 + (places[i][1] - die.y_mm) ** 2)
-        read[nearest] = die.face.symbol
-    assert read == {i: name for i, name in enumerate(reversed(taught))}
+    assert read_during_a_game(lib, list(reversed(taught))) == list(reversed(taught))
 
 
 def test_without_a_mat_the_reference_is_the_face_alone_and_margin_crops_still_match():
@@ -244,13 +254,11 @@ def test_without_a_mat_the_die_s_shadow_is_left_out_of_the_face():
 
 def test_faces_taught_on_a_plain_surface_are_read_during_a_game():
     """Without a calibrated mat, faces shown on a plain sheet under the table's camera (with their
-    shadows, anywhere near the middle of the view) are read on the mat during a game."""
-    from controller.vision.pipeline import FrameAnalyser
+    shadows, near the middle of the view) are read on the mat during a game."""
     from controller.vision.render import Die, Lighting, Scene, render
-    from table_scenes import layout, profile_for
+    from table_scenes import profile_for
 
-    lay = layout("puxes")
-    profile, camera = profile_for("puxes")
+    _, camera = profile_for("puxes")
     taught = ["soleil", "bombe", "smiley", "pirate"]
     shown = iter(render(Scene(None, dice=(Die(790.0 + 7 * k, 510.0 - 6 * k, name, 17.0 + 20 * k, edge_mm=25.0),),
                               camera=camera, lighting=Lighting(), plain_size_mm=(1600, 1000),
@@ -258,16 +266,7 @@ def test_faces_taught_on_a_plain_surface_are_read_during_a_game():
     lib = calib.calibrate("oni", taught, lambda: next(shown), ask=lambda prompt: "", library=FaceLibrary(),
                           say=lambda text: None)
     assert len(lib) == len(taught)
-
-    places = [(300.0, 200.0, 35.0), (600.0, 420.0, 70.0), (520.0, 150.0, 5.0), (380.0, 460.0, 55.0)]
-    game = Scene(lay, dice=tuple(Die(x, y, name, a) for (x, y, a), name in zip(places, reversed(taught))),
-                 camera=camera, lighting=Lighting(), seed=7)
-    seen = FrameAnalyser(lay, profile, faces=lib).analyse(render(game).image).dice
-    read = {}
-    for die in seen:
-        nearest = min(range(len(places)), key=lambda i: (places[i][0] - die.x_mm) ** 2 + (places[i][1] - die.y_mm) ** 2)
-        read[nearest] = die.face.symbol
-    assert read == {i: name for i, name in enumerate(reversed(taught))}
+    assert read_during_a_game(lib, list(reversed(taught))) == list(reversed(taught))
 
 
 def test_without_a_mat_a_die_far_from_the_middle_is_refused():
