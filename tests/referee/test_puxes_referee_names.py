@@ -75,7 +75,7 @@ def test_an_overrule_keeps_the_names() -> None:
     t = Table(names=NAMES)
     t.scene.topple(1, (790, 300))
     calls = t.flick(2, 715, 300)
-    assert calls[0].reason.startswith("Temple 1 of Brice is DiXé by oracle 2 of Ada. Brice is eliminated: its temple is "
+    assert calls[0].reason.startswith("Temple 1 of Brice is DiXé by oracle 2 of Ada. Brice is eliminated: their temple is "
                                       "DiXé. Ada wins: gardien de la Terre.")
     new = t.ref.overrule(calls[0].call_id, "temple-touches")
     assert t.g is not t.game and t.g.seat_names == NAMES

@@ -282,6 +282,14 @@ class PuxesGame(FlickRules, Game[PuxesOptions]):
         label = self.seat_label(seat)
         return str(seat) if label == f"{self.SEAT_WORD} {seat}" else label
 
+    def whose(self, seat: Player) -> str:
+        """The possessive for ``seat`` after its label: "its" for "player N", "their" for a name."""
+        return "its" if self.seat_ref(seat) == str(seat) else "their"
+
+    def who(self, seat: Player) -> str:
+        """The subject pronoun for ``seat`` after its label: "it" for "player N", "they" for a name."""
+        return "it" if self.seat_ref(seat) == str(seat) else "they"
+
     def seats_phrase(self, seats: list[int]) -> str:
         """Several seats as the subject of a sentence: ``players 0, 1`` when none has a name, else
         ``Ada and Brice``."""
@@ -886,11 +894,13 @@ class PuxesGame(FlickRules, Game[PuxesOptions]):
                 if all(t.status != "standing" for t in team_temples):
                     self._eliminate(p, events, "the team's temples are all DiXés", active)
                 elif not awake:
-                    self._eliminate(p, events, "all its oracles are asleep and it can no longer play", active)
+                    self._eliminate(p, events, f"all {self.whose(p)} oracles are asleep and {self.who(p)} can no longer "
+                                    "play", active)
             elif all(t.status != "standing" for t in temples):
-                self._eliminate(p, events, "its temple is DiXé" if len(temples) == 1 else "its temples are all DiXés", active)
+                self._eliminate(p, events, f"{self.whose(p)} temple is DiXé" if len(temples) == 1
+                                else f"{self.whose(p)} temples are all DiXés", active)
             elif not awake:
-                self._eliminate(p, events, "all its oracles are asleep", active)
+                self._eliminate(p, events, f"all {self.whose(p)} oracles are asleep", active)
         sides = {self.team(p) for p, s in enumerate(self.players) if not s.out}
         if len(sides) <= 1:
             self._finish(events)

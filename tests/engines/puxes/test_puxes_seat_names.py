@@ -36,6 +36,8 @@ def _named(line: str, names: tuple[str, ...]) -> str:
                   lambda m: " and ".join(names[int(s)] for s in m.group(1).split(", ")) + " tie", line)
     line = re.sub(r"^winners: \[([\d, ]*)\]$",
                   lambda m: "winners: [" + ", ".join(names[int(s)] for s in m.group(1).split(", ")) + "]", line)
+    line = re.sub(r"(is eliminated: (?:all )?)its (.*) and it can", r"\1their \2 and they can", line)
+    line = re.sub(r"(is eliminated: (?:all )?)its ", r"\1their ", line)
     return re.sub(r"\bplayer (\d+)", lambda m: names[int(m.group(1))], line)
 
 
@@ -95,7 +97,7 @@ def test_the_golden_games_name_ties_takeovers_and_winners() -> None:
     assert "event: roll-again: Ada and Chloé tie with 2 characters and roll again" in lines
     assert "event: takeover: blitz: Brice takes control of oracles 32, 33, 34, 35" in lines
     assert "event: dixe: temple 3 of Dee is DiXé by oracle 13 of Brice" in lines
-    assert "event: eliminated: Dee is eliminated: its temple is DiXé" in lines
+    assert "event: eliminated: Dee is eliminated: their temple is DiXé" in lines
     assert any(re.fullmatch(r"winners: \[(Ada|Brice|Chloé|Dee)\]", line) for line in lines)
 
 
