@@ -373,7 +373,7 @@ class TableSession(GameLoop):
         except Exception as exc:  # noqa: BLE001 - the log cannot be read either: keep the checkpoint
             log.warning("game #%s: the log could not be read back after a failed write: %s", self.game_id, exc)
             return False
-        game.name_seats([p.name for p in self.players][: game.num_players])
+        game.name_seats(referee.game.seat_names)
         referee.restore(self._new_referee(game).checkpoint())   # the same object: holders see the log's game
         self.calls = {}
         self.last_shot = None
