@@ -193,7 +193,7 @@ def real_photos() -> None:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--scenes", type=int, default=12)
-    ap.add_argument("--topples", type=int, default=100)
+    ap.add_argument("--topples", type=int, default=300)
     ap.add_argument("--quick", action="store_true", help="fewer scenes, for a smoke run")
     ap.add_argument("--no-real", action="store_true", help="skip the real photo sets")
     ap.add_argument("--verbose", action="store_true", help="describe each missed or false topple")

@@ -61,6 +61,10 @@ _CANON_SQUARE = np.array([[0, 0], [_CANON, 0], [_CANON, _CANON], [0, _CANON]], n
 #: Placeholder face of a die measured but not read yet.
 _UNREAD = DieFace(confidence=-1.0)
 
+#: A silhouette's edge within this many degrees of pointing at the camera's nadir is taken for a
+#: vertical edge seen from above, not a side of the die's squares (see silhouette_angle).
+RADIAL_EDGE_DEG = 6.0
+
 
 @dataclasses.dataclass(frozen=True)
 class FoundDie:
@@ -118,6 +122,8 @@ class FrameAnalyser:
         self.edge = profile.die_edge_mm
         self.camera_centre = profile.camera.centre
         self.H = profile.camera.height_mm
+        nadir = self.rectifier.to_px(self.camera_centre[:2].reshape(1, 2))[0]
+        self._nadir_px = (float(nadir[0]), float(nadir[1]))
         self.background = profile.background
         if self.background.shape[:2] != (self.rectifier.height_px, self.rectifier.width_px):
             raise ValueError("the empty-mat image does not match the profile's scale; calibrate the mat again")
@@ -169,7 +175,10 @@ class FrameAnalyser:
         ratio = (now + 8.0) / self._bg_f.reshape(-1, 3).take(at, axis=0)
         r0, r1, r2 = ratio[:, 0], ratio[:, 1], ratio[:, 2]
         rmax, rmin = np.maximum(np.maximum(r0, r1), r2), np.minimum(np.minimum(r0, r1), r2)
-        uniform = (rmax - rmin) < 0.14
+        # Alike within the sensor's noise and a slight tint of the light, which scales with the
+        # ratios. A white die's grey side in shade on a pink print is as dark as a deep shadow; its
+        # ratios (about 0.45) differ by 0.13, a shadow's there by a few hundredths.
+        uniform = (rmax - rmin) < np.minimum(0.14, 0.04 + 0.12 * rmax)
         lighting = uniform & (((rmin > 0.3) & (rmax < 0.97)) | ((rmin > 1.03) & (rmax < 1.25)))
         glare, white = self._glare(now, self._bg_f.reshape(-1, 3).take(at, axis=0) - 8.0)
         if white.any() and glare.any():
@@ -427,7 +436,7 @@ class FrameAnalyser:
         e, s, H = self.edge, self.s, self.H
         C = self.camera_centre[:2]
         hull_px = cv2.convexHull(pts_px).reshape(-1, 2)
-        angle = silhouette_angle(hull_px)
+        angle = silhouette_angle(hull_px, self._nadir_px)
         centroid = self.rectifier.to_mm(centroid_px)[0]
         rel = centroid - C
         dist = float(np.hypot(*rel))
@@ -477,8 +486,9 @@ class FrameAnalyser:
         whether the level was assumed rather than measured.
 
         Away from the camera's nadir the measured height decides, unless a stack stood there at the
-        last snapshot (``stack_hints``) and the height is short of a stack's: then a face other than
-        the top's (a fallen temple's bottom die) says the stack fell. Near the nadir the height is too
+        last snapshot (``stack_hints``) and the height is short of a stack's but could be a single
+        die's: then a face other than the top's (a fallen temple's bottom die) says the stack fell.
+        Near the nadir the height is too
         uncertain: a stack that stood there still stands unless another face shows there (even when
         that die stayed put); if that die has moved or turned, :meth:`analyse` also checks that no
         die appeared nearby. With no history, a temple zone holds a temple.
@@ -489,7 +499,9 @@ class FrameAnalyser:
         hint = next((h for h in self.stack_hints if math.hypot(h[0] - at[0], h[1] - at[1]) < 0.6 * e), None)
         if sigma_h < 0.3 * e:
             read: DieFace | None = None
-            if hint is not None and height < 2 * e - 2 * sigma_h:
+            # A face is asked only while the height allows a single die: a top face that reads
+            # otherwise on a die as tall as a stack was misread (a pip washed out by glare, say).
+            if hint is not None and height < min(2 * e - 2 * sigma_h, e + 3 * sigma_h):
                 verdict, read = self._shows(frame, at, angle, hint[3])
                 if verdict == "other":
                     return 1, read, True
@@ -614,19 +626,28 @@ def _column_medians(rows: np.ndarray) -> np.ndarray:
     return (part[:, m - 1].astype(np.float64) + part[:, m]) / 2
 
 
-def silhouette_angle(hull_px: np.ndarray) -> float:
+def silhouette_angle(hull_px: np.ndarray, nadir_px: tuple[float, float] | None = None) -> float:
     """A die's rotation (degrees, 0..90) from its silhouette's convex hull.
 
-    The hull of a die seen in perspective is the hull of its base and top squares: its long edges
-    are the squares' sides, all parallel to the die's axes; the edges joining the two squares are
-    shorter. A length-weighted mean of edge directions modulo 90 degrees, then refined on the edges
-    near it, gives the die's axes.
+    The hull of a die seen in perspective is the hull of its base and top squares: the squares'
+    sides are all parallel to the die's axes, and the edges joining the two squares, the vertical
+    edges seen from above, point at the camera's nadir (``nadir_px``, in the same view). Far from the
+    nadir those are longer than the sides (a stack 600 mm away), so edges pointing at it are left
+    out. A length-weighted mean of the other edges' directions modulo 90 degrees, then refined on
+    the edges near it, gives the die's axes.
     """
     # Plain floats: a hull has a few dozen points, too few for numpy to pay off.
     pts = [(float(x), float(y)) for x, y in hull_px.reshape(-1, 2)]
-    edges = []
+    edges, radial = [], []
     for (x0, y0), (x1, y1) in zip(pts, pts[1:] + pts[:1]):
-        edges.append((math.hypot(x1 - x0, y1 - y0), math.atan2(y1 - y0, x1 - x0)))
+        edge = (math.hypot(x1 - x0, y1 - y0), math.atan2(y1 - y0, x1 - x0))
+        if nadir_px is not None:
+            towards = math.atan2((y0 + y1) / 2 - nadir_px[1], (x0 + x1) / 2 - nadir_px[0])
+            if abs(cmath.phase(cmath.exp(2j * (edge[1] - towards)))) < math.radians(2 * RADIAL_EDGE_DEG):
+                radial.append(edge)
+                continue
+        edges.append(edge)
+    edges = edges or radial
     est = cmath.phase(sum(length ** 2 * cmath.exp(4j * theta) for length, theta in edges)) / 4
     near = [(length, off) for length, off in
             ((length, cmath.phase(cmath.exp(4j * (theta - est))) / 4) for length, theta in edges)

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from table_scenes import analyser_for, layout, match, profile_for, rms
 
-from controller.vision.pipeline import FrameAnalyser, TableWatcher
+from controller.vision.pipeline import FrameAnalyser, TableWatcher, silhouette_angle
 from controller.vision.render import Die, Hand, Lighting, Scene, fitting_camera, random_scene, render, temple
 from controller.vision.snapshot import TableSnapshot
 
@@ -252,6 +252,41 @@ def test_a_fallen_temple_whose_bottom_die_stayed_put_is_toppled() -> None:
     assert len(toppled) == 1 and toppled[0].x_mm == pytest.approx(750, abs=3)
 
 
+def test_a_die_as_tall_as_a_stack_stays_a_stack_when_its_face_reads_otherwise() -> None:
+    """A standing temple's top face may read otherwise at the next snapshot (glare washing out a
+    pip): while the height measured rules out a single die, the temple still stands."""
+    lay = layout("puxes")
+    prof, cam = profile_for("puxes", 6.0, 180.0)
+    analyser = FrameAnalyser(lay, prof)
+    frame = render(Scene(lay, temple(750, 300, 3, 6, 45), camera=cam, seed=2)).image
+    e = analyser.edge
+    at = np.array([750.0, 300.0])
+    analyser.stack_hints = [(750.0, 300.0, 48.0, "5")]        # the top read 5 at the last snapshot
+    sigma = 3.0
+    assert analyser._level(frame, at, 48.0, 2 * e - 2.5 * sigma, sigma)[0] == 2
+    # As short as a single die may be, the other face says the temple fell.
+    assert analyser._level(frame, at, 48.0, e + 2 * sigma, sigma) == (1, None, True)
+
+
+def test_a_dark_side_of_a_die_on_a_coloured_print_is_die_not_shadow() -> None:
+    """A shadow darkens the mat's three channels alike; a die's side in shade, grey on a pink
+    temple zone, darkens them unalike, however dark it is. Taken for shadow, it would cut the
+    silhouette short: the die placed wrong, a stack measured short and called fallen."""
+    lay = layout("puxes")
+    analyser, _ = analyser_for("puxes")
+    zone = lay.zones_of_kind("temple")[1]
+    cx, cy = (int(round(v)) for v in analyser.rectifier.to_px(np.array([zone.params["center"]], float))[0])
+    rect = analyser.background.copy()
+    shadow = (slice(cy - 12, cy + 12), slice(cx - 30, cx - 6))
+    side = (slice(cy - 12, cy + 12), slice(cx + 6, cx + 30))
+    rect[shadow] = (rect[shadow] * 0.35).astype(np.uint8)
+    rect[side] = 62                                           # a white die's side in shade, as rendered
+    assert np.ptp(analyser.background[side].reshape(-1, 3).mean(axis=0)) > 40   # a coloured print
+    fg = analyser.foreground(rect)
+    assert fg[shadow].mean() < 0.05 * 255
+    assert fg[side][3:-3, 3:-3].min() == 255
+
+
 @pytest.mark.parametrize("tilt, light", [(0.0, Lighting()), (14.0, Lighting(gradient=0.3, shadow=0.4, glare=2))])
 def test_the_view_rectified_near_changes_only_gives_the_whole_views_foreground(tilt: float, light: Lighting
                                                                                 ) -> None:
@@ -286,6 +321,21 @@ def test_top_face_crops_and_their_resolution_in_the_frame() -> None:
     expected = analyser.edge * float(np.hypot(*(scale[1] - scale[0]))) / 10
     assert expected - 1 <= source_px <= expected * 1.1 + 1
     assert d.face.pips == 5
+
+
+@pytest.mark.parametrize("theta", [0.0, 10.0, 30.0, 45.0, 58.0, 80.0])
+def test_a_far_stacks_turn_comes_from_its_squares_not_its_vertical_edges(theta: float) -> None:
+    """Seen from above 600 mm from the nadir, a stack's vertical edges are longer than its sides;
+    they point at the nadir, so they do not pull its turn towards that direction."""
+    nadir = np.array([100.0, 100.0])
+    a = math.radians(theta)
+    turn = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
+    for centre in ((700.0, 300.0), (300.0, 250.0), (130.0, 90.0)):
+        base = np.array(centre) + np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]]) * 12.5 @ turn.T
+        top = nadir + (base - nadir) * 1000 / (1000 - 50)      # a stack's top, the camera 1 m up
+        hull = cv2.convexHull(np.vstack([base, top]).astype(np.float32)).reshape(-1, 2)
+        got = silhouette_angle(hull, (float(nadir[0]), float(nadir[1])))
+        assert abs((got - theta + 45) % 90 - 45) < 0.5, centre
 
 
 def test_column_medians_are_numpys_medians() -> None:
