@@ -488,10 +488,10 @@ class FrameAnalyser:
         Away from the camera's nadir the measured height decides, unless a stack stood there at the
         last snapshot (``stack_hints``) and the height is short of a stack's but could be a single
         die's: then a face other than the top's (a fallen temple's bottom die) says the stack fell.
-        Near the nadir the height is too
-        uncertain: a stack that stood there still stands unless another face shows there (even when
-        that die stayed put); if that die has moved or turned, :meth:`analyse` also checks that no
-        die appeared nearby. With no history, a temple zone holds a temple.
+        Near the nadir the height is too uncertain: a stack that stood there still stands unless
+        another face shows there (even when that die stayed put); if that die has moved or turned,
+        :meth:`analyse` also checks that no die appeared nearby. With no history, a temple zone
+        holds a temple.
         """
         e = self.edge
         in_temple = any(math.hypot(*(np.array(z.params["center"]) - at)) < z.params.get("radius_mm", 0) + 0.6 * e
