@@ -2,10 +2,11 @@
 
     python bench/vision.py [--scenes N] [--topples N] [--quick] [--no-real] [--verbose] [--misread DIR]
 
-Prints: position error (RMS, mm) with and without the parallax correction; milliseconds from a still
-1280x720 frame with 20 dice to a TableSnapshot on one core; temple topples detected and false topples on
-still temples; top-face accuracy on the rendered dice; and, when the real photo sets are present
-(../shared/data), the face reader's figures from ``bitbox vision evaluate``.
+Prints: position error (RMS, mm) with and without the parallax correction, and under deep shadows tinted
+as a lamp's are in daylight; milliseconds from a still 1280x720 frame with 20 dice to a TableSnapshot on
+one core; temple topples detected and false topples on still temples; top-face accuracy on the rendered
+dice; and, when the real photo sets are present (../shared/data), the face reader's figures from
+``bitbox vision evaluate``.
 """
 
 from __future__ import annotations
@@ -49,11 +50,15 @@ def scene_params(rng):
     return tilt, yaw, lighting
 
 
-def positions(layout, n_scenes: int, seed: int, misread_dir: Path | None = None) -> dict[str, float]:
+def positions(layout, n_scenes: int, seed: int, misread_dir: Path | None = None,
+              shadows: tuple[float, float] | None = None) -> dict[str, float]:
+    """Position, level and face figures; ``shadows`` (darkness, tint) replaces the random shadows."""
     rng = np.random.default_rng(seed)
     on, off, levels, faces, found_n, truth_n, extra = [], [], [], [], 0, 0, 0
     for k in range(n_scenes):
         tilt, yaw, lighting = scene_params(rng)
+        if shadows is not None:
+            lighting = dataclasses.replace(lighting, shadow=shadows[0], shadow_tint=shadows[1])
         prof, cam = calibrated(layout, tilt, yaw, Lighting())
         analyser = FrameAnalyser(layout, prof)
         naive = FrameAnalyser(layout, prof, parallax=False)
@@ -210,6 +215,10 @@ def main() -> None:
     print(f"  position error RMS with parallax correction: {p['rms_on']:.2f} mm (95th percentile {p['p95_on']:.2f} mm)")
     print(f"  position error RMS without (mat-plane homography only): {p['rms_off']:.2f} mm")
     print(f"  top faces read right (pips): {p['faces']:.1%}")
+    for dark, tint in ((0.5, 0.1), (0.5, 0.2)):
+        q = positions(layout, max(1, args.scenes // 2), seed=1, shadows=(dark, tint))
+        print(f"  under deep shadows ({dark:.0%} darker) tinted {tint:.0%} bluer than the light (a lamp in "
+              f"daylight): RMS {q['rms_on']:.2f} mm, levels right {q['levels']:.1%}, {q['extra']} spurious")
     s = speed(layout, 20)
     print("speed: still 1280x720 frame, 20 dice -> TableSnapshot, one core (cv2.setNumThreads(1)):")
     print(f"  cold, every die found and read: {s['cold']:.1f} ms (dice finder, on clusters of touching dice only: {s['cold_finder']:.1f} ms)")

@@ -85,13 +85,16 @@ class CameraSpec:
 @dataclasses.dataclass(frozen=True)
 class Lighting:
     """Light and sensor effects. ``gradient``: 0..1 brightness fall-off across the image;
-    ``shadow``: 0..1 darkness of cast shadows; ``glare``: number of bright specular spots;
-    ``blur_sigma`` in px (lens blur); ``noise_sigma`` in grey levels."""
+    ``shadow``: 0..1 darkness of cast shadows; ``shadow_tint``: how much bluer than the light a
+    shadow is (0: untinted; 0.2: red darkened 20 % more and blue 20 % less, as daylight filling
+    a warm lamp's shadow); ``glare``: number of bright specular spots; ``blur_sigma`` in px (lens
+    blur); ``noise_sigma`` in grey levels."""
 
     brightness: float = 1.0
     gradient: float = 0.0
     gradient_angle_deg: float = 30.0
     shadow: float = 0.3
+    shadow_tint: float = 0.0
     light_dir: tuple[float, float, float] = (0.25, 0.15, 1.0)
     glare: int = 0
     blur_sigma: float = 0.7
@@ -415,7 +418,9 @@ def render(scene: Scene) -> Rendered:
                 cv2.fillPoly(shadow, [np.round(px * 16).astype(np.int32)], 1.0, cv2.LINE_AA, shift=4)
         k = int(max(3, native * 6)) | 1
         shadow = cv2.GaussianBlur(shadow, (k, k), 0)
-        img = (img * (1 - scene.lighting.shadow * shadow)[..., None]).astype(np.uint8)
+        t = scene.lighting.shadow_tint
+        img = (img * (1 - scene.lighting.shadow * shadow[..., None] * np.array([1 - t, 1.0, 1 + t]))
+               ).astype(np.uint8)
 
     # Dice faces, far to near.
     faces_to_draw = []

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 from table_scenes import layout
 
-from controller.vision.render import _PIP_GRID, Die, _side_faces, random_scene, render, temple, visible_tops
+from controller.vision.render import (_PIP_GRID, Die, Lighting, Scene, _side_faces, random_scene, render, temple,
+                                      visible_tops)
 
 
 def test_pip_faces_are_the_six_standard_layouts() -> None:
@@ -34,3 +36,19 @@ def test_visible_tops_leave_out_the_bottom_die_of_each_temple() -> None:
     assert all(t.level == 1 and any(o.level == 2 and (o.x_mm, o.y_mm) == (t.x_mm, t.y_mm) for o in tops)
                for t in hidden)
     assert [d.top for d in temple(150, 300, 5, 2)] == [2, 5]
+
+
+def test_a_tinted_shadow_darkens_red_more_than_blue() -> None:
+    """A lamp's shadow filled by daylight is bluer than the lamp's light: with ``shadow_tint`` the
+    mat under a die's shadow keeps more of its blue than of its red; untinted, all three alike."""
+    lay = layout("puxes")
+    dice = (Die(450, 300, 4, 0),)
+    ratios = {}
+    for tint in (0.0, 0.3):
+        light = Lighting(shadow=0.5, shadow_tint=tint, noise_sigma=0.0, light_dir=(1.0, 0.0, 1.0))
+        empty = render(Scene(lay, (), seed=1, lighting=light)).image.astype(float)
+        image = render(Scene(lay, dice, seed=1, lighting=light)).image.astype(float)
+        darker = (image.sum(axis=2) < empty.sum(axis=2) - 60) & (np.abs(image - empty).max(axis=2) < 200)
+        ratios[tint] = np.median(image[darker] / np.maximum(empty[darker], 1.0), axis=0)   # B, G, R
+    assert np.ptp(ratios[0.0]) < 0.03
+    assert ratios[0.3][0] > ratios[0.3][1] + 0.05 > ratios[0.3][2] + 0.1
