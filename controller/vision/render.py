@@ -419,7 +419,7 @@ def render(scene: Scene) -> Rendered:
         k = int(max(3, native * 6)) | 1
         shadow = cv2.GaussianBlur(shadow, (k, k), 0)
         t = scene.lighting.shadow_tint
-        img = (img * (1 - scene.lighting.shadow * shadow[..., None] * np.array([1 - t, 1.0, 1 + t]))
+        img = (img * (1 - scene.lighting.shadow * shadow[..., None] * np.array([1 - t, 1.0, 1 + t], np.float32))
                ).astype(np.uint8)
 
     # Dice faces, far to near.
