@@ -14,40 +14,26 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
-from controller.referee.demo.camera import FPS
 from controller.referee.puxes_demo import differences
 from controller.service.hub import Hub
 from controller.service.store import GameStore
 from controller.service.table import TableSession, TableSetup
-from controller.service.table_runner import DemoTable
+
+from .driven_table import Driven
 
 NAMES = ["Zoé", "Yann"]
 TOKEN = "puxes-names-token-0123"
 SEAT_NUMBER = re.compile(r"\b[Pp]layers? \d")
 
 
-def _play_until_the_first_turn(session: TableSession, demo: DemoTable) -> None:
+def _play_until_the_first_turn(table: Driven) -> None:
     """The set-up and the first rolls, seen by the camera, the players answering what is asked."""
-    clock = 0.0
-    for tr in demo.table.play(1):
-        for player, action in tr.told:
-            session.player_action(player, action)
-        snap = None
-        for frame in demo.camera.frames(tr.before, tr.after, tr.player, tr.reach_over):
-            clock += 1.0 / FPS
-            snap = session.feed(frame, clock)
-            if snap is not None:
-                break
-        assert snap is not None, f"the table never came to rest at {tr.label}"
-        referee = session.referee
-        for _ in range(60):
-            if not referee.questions:
-                break
-            question = next(iter(referee.questions.values()))
-            session.answer(question.question_id, demo.people.answer(question, referee, snap, tr)[0])
-        if session.game.turn_number >= 1:
-            return
-    raise AssertionError("the first turn never began")
+    while table.session.game.turn_number < 1:
+        try:
+            tr, snap = table.show()
+        except StopIteration:
+            raise AssertionError("the first turn never began") from None
+        table.answer(snap, tr)
 
 
 def _post(url: str, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
@@ -63,17 +49,14 @@ def _post(url: str, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
 def test_a_configured_table_names_its_players_live_and_after_a_restart(tmp_path: Path) -> None:
     from controller.service.web import WebServer, create_app
 
-    db = tmp_path / "table.db"
-    demo = DemoTable(seed=3, max_turns=1)
-    store = GameStore(db)
     hub = Hub()
-    session = TableSession(demo.setup(NAMES), store, demo.layout, demo.watcher, hub)
+    table = Driven(tmp_path, names=NAMES, hub=hub)
+    db, demo, store, session = table.db, table.demo, table.store, table.session
     server = None
     stop = threading.Event()
     try:
-        session.start_new()
         assert session.game.seat_names == tuple(NAMES)
-        _play_until_the_first_turn(session, demo)
+        _play_until_the_first_turn(table)
         assert differences(session.referee.game, demo.table.game) == [] and not session.referee.questions
 
         calls = [e["text"] for e in session.log if e["kind"] == "call"]

@@ -16,12 +16,10 @@ from typing import Any
 import pytest
 
 from controller.referee.common import Call
-from controller.referee.demo.camera import FPS
-from controller.referee.puxes_demo import differences
 from controller.service.store import GameStore
 from controller.service.table import TableSession
-from controller.service.table_runner import DemoTable
 
+from .driven_table import Driven
 from .puxes_live import LivePuxes
 
 FULL = "the disk is full"
@@ -65,59 +63,6 @@ def same_as_a_restart(session: TableSession, store: GameStore) -> None:
     game = session.game
     assert fresh.game.state_dict() == game.state_dict()
     assert fresh.game.history == game.history
-
-
-class Driven:
-    """The demo table played moment by moment through a real session, the players answering the
-    referee's questions themselves, so a test can break the log between moments."""
-
-    def __init__(self, tmp: Path, seed: int = 3) -> None:
-        self.db = tmp / "table.db"
-        self.demo = DemoTable(seed=seed, max_turns=1)
-        self.store = GameStore(self.db)
-        self.session = TableSession(self.demo.setup(), self.store, self.demo.layout, self.demo.watcher)
-        self.session.start_new()
-        self.clock = 0.0
-        self.moments = iter(self.demo.table.play(1))
-
-    def show(self) -> tuple[Any, Any]:
-        """The next moment: the players' told choices, then frames until the table is still (the
-        session referees that snapshot). Returns the moment and its still snapshot."""
-        tr = next(self.moments)
-        for player, action in tr.told:
-            self.session.player_action(player, action)
-        snap = None
-        for frame in self.demo.camera.frames(tr.before, tr.after, tr.player, tr.reach_over):
-            self.clock += 1.0 / FPS
-            snap = self.session.feed(frame, self.clock)
-            if snap is not None:
-                break
-        assert snap is not None, f"the table never came to rest at {tr.label}"
-        return tr, snap
-
-    def answer(self, snap: Any, tr: Any) -> None:
-        referee = self.session.referee
-        for _ in range(60):
-            if not referee.questions:
-                return
-            question = next(iter(referee.questions.values()))
-            self.session.answer(question.question_id, self.demo.people.answer(question, referee, snap, tr)[0])
-
-    def agrees(self) -> list[str]:
-        return differences(self.session.referee.game, self.demo.table.game)
-
-    def finish(self) -> None:
-        """Play the rest of the turn; the referee must follow the table all the way."""
-        while True:
-            try:
-                tr, snap = self.show()
-            except StopIteration:
-                return
-            self.answer(snap, tr)
-            assert self.agrees() == [], tr.label
-
-    def close(self) -> None:
-        self.store.close()
 
 
 @pytest.fixture(scope="module")
