@@ -46,8 +46,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     dice = subparsers.add_parser(
         "dice", help="measure the dice's size and body colours on the calibrated mat",
         description="Put a few dice of each colour on the calibrated mat, apart from one another. "
-        "No stacks. Their silhouettes are measured against the die size of hardware/dice.toml (this sets "
-        "how heights, hence stacks, are told apart) and, with --colours, their body colours are stored in "
+        "No stacks. Light the mat as for play: the tint of the shadows the dice cast is learnt, so that "
+        "shadows under a lamp in daylight are not taken for dice. Their silhouettes are measured against "
+        "the die size of hardware/dice.toml (this sets how heights, hence stacks, are told apart) and, "
+        "with --colours, their body colours are stored in "
         "the profile under the names you give, in the order the dice are found from left to right.")
     dice.add_argument("--layout", default="puxes", help="mat layout (default puxes)")
     dice.add_argument("--source", default="picamera2", help="camera source (default picamera2)")
@@ -168,15 +170,16 @@ def _cmd_mat(args: argparse.Namespace) -> int:
 def _cmd_dice(args: argparse.Namespace) -> int:
     from controller.cli import CommandError
     from controller.vision.mat import MatLayoutError, load_layout
-    from controller.vision.pipeline import FrameAnalyser
+    from controller.vision.pipeline import calibrate_dice
     from controller.vision.profile import CalibrationError, TableProfile
+    from controller.vision.shadows import is_neutral
     from controller.vision.sources import SourceError
 
     try:
         layout = load_layout(args.layout)
         profile = TableProfile.load(layout.name)
         frame = _grab_average(args.source, 3)
-        analyser = FrameAnalyser(layout, profile)
+        analyser = calibrate_dice(layout, profile, frame)
         analysis = analyser.analyse(frame)
     except (MatLayoutError, SourceError, CalibrationError, ValueError) as exc:
         raise CommandError(str(exc)) from exc
@@ -185,11 +188,13 @@ def _cmd_dice(args: argparse.Namespace) -> int:
         raise CommandError("no die found on the mat: put a few dice on it, apart from one another")
     print(f"{len(dice)} dice found; heights of their top faces: "
           f"{np.median([d.height_mm for d in dice]):.1f} mm (expected {profile.die_edge_mm:g} mm)")
-    try:
-        profile.edge_offset_px = analyser.measure_edge_offset(frame)
-    except ValueError as exc:
-        raise CommandError(str(exc)) from exc
     print(f"silhouette edge offset: {profile.edge_offset_px:.2f} px (corrects the measured heights)")
+    b, g, r = profile.shadow_tint
+    if is_neutral(profile.shadow_tint):
+        print("shadows: untinted (light of one colour, or too diffuse to cast shadows enough to tell)")
+    else:
+        print(f"shadows darken blue x{b:.2f}, green x{g:.2f}, red x{r:.2f} of their mean "
+              "(the light's tint; shadows of that tint and untinted ones are both told from dice)")
     if args.colours:
         if len(args.colours) != len(dice):
             raise CommandError(f"{len(args.colours)} colour names for {len(dice)} dice found; give one per die, "

@@ -4,9 +4,9 @@ Per frame (:class:`FrameAnalyser`):
 
 1. The frame is resampled to a top-down view of the mat plane at the profile's scale (``Rectifier``),
    only around what differs from the empty mat (looked for first on a sparse grid of the view).
-2. What differs from the rectified empty mat (uniform darkening and brightening excepted: shadows,
-   light) is split into regions. A region far larger than a die, that the dice finder cannot explain
-   as a cluster of dice, is an :class:`Occlusion` (a hand, an arm).
+2. What differs from the rectified empty mat (shadows and changes of light excepted, see
+   :mod:`controller.vision.shadows`) is split into regions. A region far larger than a die, that the
+   dice finder cannot explain as a cluster of dice, is an :class:`Occlusion` (a hand, an arm).
 3. Each region is measured against the camera's geometry. Seen from a camera at height ``H``, a die's
    silhouette on the mat plane runs from its base (where it really stands, nearest the camera's nadir)
    to its top face (magnified by ``k = H / (H - h)`` about the nadir). The silhouette's inner and outer
@@ -37,10 +37,11 @@ from typing import Any
 import cv2
 import numpy as np
 
-from controller.vision.geometry import Rectifier
+from controller.vision.geometry import Rectifier, apply_parallax
 from controller.vision.mat import MatLayout
 from controller.vision.pips import CANON as _CANON
 from controller.vision.profile import TableProfile, markers_moved
+from controller.vision.shadows import NEUTRAL, Tint, explained_by_light, fit_tint, is_neutral, untinted
 from controller.vision.snapshot import DieFace, Occlusion, TableSnapshot
 from controller.vision.stacks import StackTracker
 from controller.vision.stillness import MotionState, StillnessDetector
@@ -131,6 +132,7 @@ class FrameAnalyser:
         self._core_kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7))
         self.mask = cv2.erode(self.rectifier.visible, np.ones((5, 5), np.uint8))
         self.diff_threshold = diff_threshold
+        self.shadow_tint = profile.shadow_tint
         # What changed is first looked for on every third pixel of the view (see _rectify_changed).
         self._sparse = self.rectifier.sparse(_SPARSE_STRIDE)
         self._bg_sparse = np.ascontiguousarray(self.background[::_SPARSE_STRIDE, ::_SPARSE_STRIDE])
@@ -147,6 +149,18 @@ class FrameAnalyser:
         #: The top-face crop's margin (side, flat indices) and the colour names and references.
         self._ring: tuple[int, np.ndarray, list[str], np.ndarray] | None = None
 
+    @property
+    def shadow_tint(self) -> Tint:
+        """The light's tint that shadows darken the mat by (BGR, mean 1); neutral shadows are always
+        explained too, so that the tint learnt under a lamp in daylight does not hide the shadows of
+        daylight alone."""
+        return self._shadow_tint
+
+    @shadow_tint.setter
+    def shadow_tint(self, tint: Tint) -> None:
+        self._shadow_tint = tint
+        self._tint: Tint | None = None if is_neutral(tint) else tint
+
     # -- pixels <-> mm in the rectified view ---------------------------------------------------------
     def die_px(self, level: int = 1) -> float:
         """Expected side of a top face in the rectified view, at the mat's centre."""
@@ -154,11 +168,12 @@ class FrameAnalyser:
         return self.edge * self.s * self.H / (self.H - h)
 
     def foreground(self, rect: np.ndarray) -> np.ndarray:
-        """What differs from the empty mat, uniform darkening (shadows) and brightening excepted.
+        """What differs from the empty mat, shadows and changes of light excepted.
 
-        A shadow or a change of light scales the mat's three channels alike; a die changes their
-        balance (or darkens far more, for a black die). Glare on the mat (see :meth:`_glare`) is
-        light too, not a die.
+        A shadow or a change of light scales the mat's three channels alike, or in the proportions
+        of the light's tint that ``bitbox calibrate dice`` learnt (see :mod:`controller.vision.shadows`);
+        a die changes their balance otherwise (or darkens far more, for a black die). Glare on the mat
+        (see :meth:`_glare`) is light too, not a die.
         """
         diff = cv2.absdiff(rect, self.background)
         b, g, r = cv2.split(diff)
@@ -173,13 +188,9 @@ class FrameAnalyser:
         at = ys.astype(np.intp) * rect.shape[1] + xs
         now = rect.reshape(-1, 3).take(at, axis=0).astype(np.float32)
         ratio = (now + 8.0) / self._bg_f.reshape(-1, 3).take(at, axis=0)
-        r0, r1, r2 = ratio[:, 0], ratio[:, 1], ratio[:, 2]
-        rmax, rmin = np.maximum(np.maximum(r0, r1), r2), np.minimum(np.minimum(r0, r1), r2)
-        # Alike within the sensor's noise and a slight tint of the light, which scales with the
-        # ratios. A white die's grey side in shade on a pink print is as dark as a deep shadow; its
-        # ratios (about 0.45) differ by 0.13, a shadow's there by a few hundredths.
-        uniform = (rmax - rmin) < np.minimum(0.14, 0.04 + 0.12 * rmax)
-        lighting = uniform & (((rmin > 0.3) & (rmax < 0.97)) | ((rmin > 1.03) & (rmax < 1.25)))
+        lighting = explained_by_light(ratio)
+        if self._tint is not None:
+            lighting |= explained_by_light(untinted(ratio, self._tint))
         glare, white = self._glare(now, self._bg_f.reshape(-1, 3).take(at, axis=0) - 8.0)
         if white.any() and glare.any():
             # A glare's core saturates every channel, whatever the mat's colour: it is glare where it
@@ -553,6 +564,51 @@ class FrameAnalyser:
             offsets.append((k1 * (pmin + self.edge * g) - pmax) / (1 + k1) * self.s)
         return float(np.median(offsets))
 
+    def measure_shadow_tint(self, frame: np.ndarray) -> Tint | None:
+        """With dice on the mat (and nothing else), the tint of the shadows they cast: how the light
+        darkens blue, green and red there (see :mod:`controller.vision.shadows`). None when the light
+        is too diffuse for them to cast shadows enough to tell. Used by ``bitbox calibrate dice``.
+
+        Whatever differs from the empty mat outside the dice's silhouettes, as their positions and
+        heights predict them, is shadow. Under a tinted light, where the tint is not yet known, those
+        shadows widen the silhouettes and move their dice, leaving only a thin rim of shadow outside;
+        the tint is learnt again from the dice found with the last one.
+        """
+        kept = self.shadow_tint
+        die_area = self.die_px() ** 2
+        tint: Tint | None = None
+        try:
+            for _ in range(3):
+                analysis = self.analyse(frame)
+                rect = analysis.rectified
+                outside = cv2.bitwise_and(self.mask, cv2.bitwise_not(self._silhouettes(analysis.dice, rect.shape)))
+                at = np.flatnonzero(outside.reshape(-1))
+                fit = fit_tint(rect.reshape(-1, 3).take(at, axis=0), self.background.reshape(-1, 3).take(at, axis=0),
+                               min_pixels=int(0.15 * die_area))
+                if fit is None:
+                    return None
+                tint, support = fit
+                self.shadow_tint = tint
+        finally:
+            self.shadow_tint = kept
+        # Once the shadows are known, the dice's outlines leave them out: a tint that a few stray
+        # pixels agree on is not a light's.
+        return tint if support >= 0.5 * die_area else None
+
+    def _silhouettes(self, dice: list[FoundDie], shape: tuple[int, ...]) -> np.ndarray:
+        """A mask of the rectified view covering each die's silhouette as its position, turn and level
+        predict it (the hull of its base and its top face, pushed out by parallax), with a margin of a
+        twelfth of a die for blur."""
+        mask = np.zeros(shape[:2], np.uint8)
+        for d in dice:
+            base = self._footprint(np.array([d.x_mm, d.y_mm]), d.angle_deg)
+            top = apply_parallax(base, d.level * self.edge, self.camera_centre)
+            px = self.rectifier.to_px(np.vstack([base, top])).astype(np.float32)
+            cv2.fillConvexPoly(mask, np.round(cv2.convexHull(px).reshape(-1, 2) * 16).astype(np.int32), 255,
+                               cv2.LINE_8, shift=4)
+        r = max(1, round(0.08 * self.die_px()))
+        return cv2.dilate(mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1)))
+
     def _footprint(self, centre: np.ndarray, angle: float) -> np.ndarray:
         a = math.radians(angle)
         h = self.edge / 2
@@ -612,6 +668,17 @@ class FrameAnalyser:
         _, at, names, refs = self._ring
         body = _column_medians(crop.reshape(-1, 3).take(at, axis=0))
         return names[int(np.linalg.norm(refs - body, axis=1).argmin())]
+
+
+def calibrate_dice(layout: MatLayout, profile: TableProfile, frame: np.ndarray) -> FrameAnalyser:
+    """What ``bitbox calibrate dice`` learns from single dice standing apart on the mat, stored in
+    ``profile``: the tint of their shadows (neutral when they cast too few), then the silhouettes' edge
+    offset, measured once the shadows are known (a tinted shadow taken for a die would widen its
+    silhouette). Returns an analyser using both."""
+    tint = FrameAnalyser(layout, profile).measure_shadow_tint(frame)
+    profile.shadow_tint = NEUTRAL if tint is None or is_neutral(tint) else tint
+    profile.edge_offset_px = FrameAnalyser(layout, profile).measure_edge_offset(frame)
+    return FrameAnalyser(layout, profile)
 
 
 def _column_medians(rows: np.ndarray) -> np.ndarray:

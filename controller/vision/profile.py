@@ -21,6 +21,7 @@ from controller.paths import state_dir
 from controller.vision.geometry import CameraModel, Rectifier, native_scale, solve_pose
 from controller.vision.mat import MatLayout, dice_colours
 from controller.vision.markers import detect_mat_markers
+from controller.vision.shadows import NEUTRAL, Tint, check_tint
 
 #: Margin around the mat kept in the rectified view, so dice just off the mat are still seen (mm).
 RECTIFY_MARGIN_MM = 40.0
@@ -93,6 +94,7 @@ class TableProfile:
     created: float = 0.0
     margin_mm: float = RECTIFY_MARGIN_MM
     edge_offset_px: float = 0.5                      # silhouette edge beyond the last pixel centre
+    shadow_tint: Tint = NEUTRAL                      # how shadows darken blue, green, red (see shadows.py)
 
     def rectifier(self, layout: MatLayout) -> Rectifier:
         return Rectifier(self.camera, layout.width_mm, layout.height_mm, self.px_per_mm, self.margin_mm)
@@ -110,6 +112,7 @@ class TableProfile:
             "colours": {k: list(v) for k, v in self.colours.items()},
             "marker_pixels": {str(k): v for k, v in self.marker_pixels.items()},
             "created": self.created, "margin_mm": self.margin_mm, "edge_offset_px": self.edge_offset_px,
+            "shadow_tint": list(self.shadow_tint),
         }
         if self.background is not None:
             ok, png = cv2.imencode(".png", self.background)
@@ -131,7 +134,8 @@ class TableProfile:
                        float(d["reprojection_max_px"]), float(d["px_per_mm"]), float(d["die_edge_mm"]),
                        {k: tuple(v) for k, v in d["colours"].items()},
                        {int(k): v for k, v in d["marker_pixels"].items()}, bg, float(d.get("created", 0)),
-                       float(d.get("margin_mm", RECTIFY_MARGIN_MM)), float(d.get("edge_offset_px", 0.5)))
+                       float(d.get("margin_mm", RECTIFY_MARGIN_MM)), float(d.get("edge_offset_px", 0.5)),
+                       check_tint(d.get("shadow_tint", NEUTRAL)))
         except (KeyError, ValueError, TypeError) as exc:
             raise CalibrationError(f"{path} is damaged ({exc}); calibrate again: "
                                    f"bitbox calibrate mat --layout {layout_name}") from exc

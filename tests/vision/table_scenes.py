@@ -8,7 +8,7 @@ from functools import lru_cache
 import numpy as np
 
 from controller.vision.mat import MatLayout, load_layout
-from controller.vision.pipeline import FrameAnalyser
+from controller.vision.pipeline import FrameAnalyser, calibrate_dice
 from controller.vision.profile import TableProfile, calibrate_mat
 from controller.vision.render import (CameraSpec, Lighting, Scene, fitting_camera, match_truth, random_scene,
                                       render, render_empty)
@@ -29,9 +29,7 @@ def profile_for(name: str, tilt_deg: float = 0.0, yaw_deg: float = 0.0) -> tuple
     key = (name, tilt_deg, yaw_deg)
     if key not in _PROFILES:
         prof = calibrate_mat(render_empty(Scene(lay, camera=cam, lighting=Lighting())), lay)
-        # As `bitbox calibrate dice` does: single dice on the mat give the silhouettes' edge offset.
-        dice = random_scene(lay, 12, seed=99, camera=cam)
-        prof.edge_offset_px = FrameAnalyser(lay, prof).measure_edge_offset(render(dice).image)
+        calibrate_dice(lay, prof, render(random_scene(lay, 12, seed=99, camera=cam)).image)
         _PROFILES[key] = prof
     return _PROFILES[key], cam
 

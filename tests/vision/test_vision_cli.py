@@ -59,7 +59,7 @@ def test_calibrate_dice_measures_the_edge_offset(tmp_path: Path, capsys: pytest.
     from controller.vision.sources import open_source
     assert main(["calibrate", "mat", "--layout", "memodixe", "--source", "render:memodixe:5:empty"]) == 0
     assert main(["calibrate", "dice", "--layout", "memodixe", "--source", "render:memodixe:5:empty"]) == 2
-    assert "no die found" in capsys.readouterr().err
+    assert "no whole die found on the mat: put a few single dice on it" in capsys.readouterr().err
     src = open_source("render:memodixe:5")
     src.read()
     dice = tmp_path / "dice"
