@@ -32,7 +32,7 @@ import logging
 import math
 import time
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import Any, NamedTuple
 
 import cv2
 import numpy as np
@@ -55,6 +55,9 @@ Finder = Callable[..., list]
 _SPARSE_STRIDE = 3
 #: Side of the tiles (in sparse-grid pixels) rectified around a change.
 _TILE = 8
+
+#: Unit steps in eight directions, whose sweep grows a convex outline by (nearly) a given distance.
+_OCTAGON = np.array([[math.cos(k * math.pi / 4), math.sin(k * math.pi / 4)] for k in range(8)]) / math.cos(math.pi / 8)
 
 #: The corners of a face crop (see FrameAnalyser.top_face_crop).
 _CANON_SQUARE = np.array([[0, 0], [_CANON, 0], [_CANON, _CANON], [0, _CANON]], np.float32)
@@ -98,6 +101,16 @@ class Analysis:
     detections: list[Any]
 
 
+class _Changes(NamedTuple):
+    """The pixels of a rectified view that differ from the empty mat: flat indices, their BGR values now
+    and on the empty mat, and whether a shadow, a change of light or glare explains each."""
+
+    at: np.ndarray
+    now: np.ndarray
+    before: np.ndarray
+    explained: np.ndarray
+
+
 def _default_finder() -> Finder:
     from controller.vision.dice import find_dice
     return find_dice
@@ -133,6 +146,11 @@ class FrameAnalyser:
         self.mask = cv2.erode(self.rectifier.visible, np.ones((5, 5), np.uint8))
         self.diff_threshold = diff_threshold
         self.shadow_tint = profile.shadow_tint
+        #: A tint that what lay beside the dice suggested at the last still snapshot but that was not
+        #: the dice's shadows (see _learn_tint): not tried again while it is still there.
+        self._not_a_light: Tint | None = None
+        #: What differed from the empty mat at the last foreground (see _Changes).
+        self._changes: _Changes | None = None
         # What changed is first looked for on every third pixel of the view (see _rectify_changed).
         self._sparse = self.rectifier.sparse(_SPARSE_STRIDE)
         self._bg_sparse = np.ascontiguousarray(self.background[::_SPARSE_STRIDE, ::_SPARSE_STRIDE])
@@ -182,16 +200,18 @@ class FrameAnalyser:
         # The channels' ratios are only needed where the mat changed (a few per cent of the view).
         nz = cv2.findNonZero(fg)
         if nz is None:
+            self._changes = None
             return fg
         nz = nz.reshape(-1, 2)
         xs, ys = nz[:, 0], nz[:, 1]
         at = ys.astype(np.intp) * rect.shape[1] + xs
         now = rect.reshape(-1, 3).take(at, axis=0).astype(np.float32)
-        ratio = (now + 8.0) / self._bg_f.reshape(-1, 3).take(at, axis=0)
+        before = self._bg_f.reshape(-1, 3).take(at, axis=0)
+        ratio = (now + 8.0) / before
         lighting = explained_by_light(ratio)
         if self._tint is not None:
             lighting |= explained_by_light(untinted(ratio, self._tint))
-        glare, white = self._glare(now, self._bg_f.reshape(-1, 3).take(at, axis=0) - 8.0)
+        glare, white = self._glare(now, before - 8.0)
         if white.any() and glare.any():
             # A glare's core saturates every channel, whatever the mat's colour: it is glare where it
             # lies within the glare's own halo (a die overexposed to white has no such halo).
@@ -200,6 +220,7 @@ class FrameAnalyser:
             halo = cv2.dilate(halo, self._core_kernel)
             glare |= white & (halo.reshape(-1).take(at) > 0)
         lighting |= glare
+        self._changes = _Changes(at, now, before - 8.0, lighting)
         fg.reshape(-1)[at[lighting]] = 0
         fg = cv2.bitwise_and(fg, self.mask)
         fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
@@ -566,48 +587,120 @@ class FrameAnalyser:
 
     def measure_shadow_tint(self, frame: np.ndarray) -> Tint | None:
         """With dice on the mat (and nothing else), the tint of the shadows they cast: how the light
-        darkens blue, green and red there (see :mod:`controller.vision.shadows`). None when the light
-        is too diffuse for them to cast shadows enough to tell. Used by ``bitbox calibrate dice``.
-
-        Whatever differs from the empty mat outside the dice's silhouettes, as their positions and
-        heights predict them, is shadow. Under a tinted light, where the tint is not yet known, those
-        shadows widen the silhouettes and move their dice, leaving only a thin rim of shadow outside;
-        the tint is learnt again from the dice found with the last one.
-        """
+        darkens blue, green and red there (see :mod:`controller.vision.shadows`). None when their
+        shadows are untinted, or too faint to tell. Used by ``bitbox calibrate dice``."""
         kept = self.shadow_tint
-        die_area = self.die_px() ** 2
-        tint: Tint | None = None
         try:
-            for _ in range(3):
-                analysis = self.analyse(frame)
-                rect = analysis.rectified
-                outside = cv2.bitwise_and(self.mask, cv2.bitwise_not(self._silhouettes(analysis.dice, rect.shape)))
-                at = np.flatnonzero(outside.reshape(-1))
-                fit = fit_tint(rect.reshape(-1, 3).take(at, axis=0), self.background.reshape(-1, 3).take(at, axis=0),
-                               min_pixels=int(0.15 * die_area))
-                if fit is None:
-                    return None
-                tint, support = fit
-                self.shadow_tint = tint
+            self.shadow_tint = NEUTRAL
+            learnt = self._learn_tint(frame, self.analyse(frame))
         finally:
             self.shadow_tint = kept
-        # Once the shadows are known, the dice's outlines leave them out: a tint that a few stray
-        # pixels agree on is not a light's.
-        return tint if support >= 0.5 * die_area else None
+        return None if learnt is None else learnt[0]
 
-    def _silhouettes(self, dice: list[FoundDie], shape: tuple[int, ...]) -> np.ndarray:
-        """A mask of the rectified view covering each die's silhouette as its position, turn and level
-        predict it (the hull of its base and its top face, pushed out by parallax), with a margin of a
-        twelfth of a die for blur."""
-        mask = np.zeros(shape[:2], np.uint8)
-        for d in dice:
-            base = self._footprint(np.array([d.x_mm, d.y_mm]), d.angle_deg)
-            top = apply_parallax(base, d.level * self.edge, self.camera_centre)
-            px = self.rectifier.to_px(np.vstack([base, top])).astype(np.float32)
-            cv2.fillConvexPoly(mask, np.round(cv2.convexHull(px).reshape(-1, 2) * 16).astype(np.int32), 255,
-                               cv2.LINE_8, shift=4)
-        r = max(1, round(0.08 * self.die_px()))
-        return cv2.dilate(mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1)))
+    def follow_the_light(self, frame: np.ndarray, analysis: Analysis) -> Analysis:
+        """``analysis`` of ``frame``, or the frame analysed again under the tint its shadows show when
+        the light has changed since calibration (a lamp lit in daylight): shadows of that tint are
+        left out from then on. Called by :class:`TableWatcher` on each still snapshot without hands."""
+        learnt = self._learn_tint(frame, analysis)
+        if learnt is None:
+            return analysis
+        self.shadow_tint, analysis = learnt
+        log.info("shadows now darken blue x%.2f, green x%.2f, red x%.2f (the light changed since calibration)",
+                 *self.shadow_tint)
+        return analysis
+
+    def _learn_tint(self, frame: np.ndarray, analysis: Analysis) -> tuple[Tint, Analysis] | None:
+        """The tint of the shadows in ``frame`` when the analyser's own does not explain them, and the
+        frame analysed with it; None when it does, when they are untinted, or when the tint found is
+        not borne out. ``analysis`` is of ``frame``, the last frame analysed. The analyser's tint is
+        left as it was.
+
+        Outside the silhouettes that the dice's positions and levels predict, what differs from the
+        empty mat is shadow. Shadows of a tint not yet known widen the silhouettes and move their
+        dice, leaving a thin rim outside them that no light explains: enough to learn the tint from,
+        then to learn again from the dice found with it, until it no longer changes. It then stands
+        when the shadows that agree on it are the dice's (see :meth:`_cast_by_the_dice`).
+        """
+        kept, tint, first = self.shadow_tint, None, None
+        die_area = self.die_px() ** 2
+        try:
+            for _ in range(4):
+                changes, outside = self._outside_silhouettes(analysis)
+                if changes is None:
+                    return None
+                if tint is None and np.count_nonzero(outside & ~changes.explained) < 0.05 * die_area:
+                    self._not_a_light = None
+                    return None                   # the shadows are explained already
+                fit = fit_tint(changes.now[outside], changes.before[outside], int(0.15 * die_area))
+                if fit is None:
+                    return None
+                found, agree = fit
+                if tint is None:
+                    if self._not_a_light is not None and _close(found, self._not_a_light):
+                        return None               # the same thing as at the last snapshot, still there
+                    first = found
+                if _close(found, tint or kept):
+                    if tint is not None and self._cast_by_the_dice(analysis, changes.at[outside][agree]):
+                        return tint, analysis
+                    break
+                tint = self.shadow_tint = found
+                analysis = self.analyse(frame, incremental=True)
+            self._not_a_light = first
+            return None
+        finally:
+            self.shadow_tint = kept
+
+    def _cast_by_the_dice(self, analysis: Analysis, at: np.ndarray) -> bool:
+        """Whether the pixels ``at`` (flat indices of the rectified view) are shadows that the dice
+        cast: half a die's area of them at least, and some beside at least half of the dice (one
+        light shades every die alike; a pen or a card beside one die is not a light)."""
+        die = self.die_px()
+        if len(at) < 0.5 * die ** 2 or not analysis.dice:
+            return False
+        width = analysis.rectified.shape[1]
+        pts = np.column_stack([at % width, at // width]).astype(np.float32)
+        centres = self.rectifier.to_px(np.array([[d.x_mm, d.y_mm] for d in analysis.dice]))
+        shaded = 0
+        for c in centres:
+            shaded += np.count_nonzero(np.abs(pts - c.astype(np.float32)).max(axis=1) < 1.5 * die) >= 0.02 * die ** 2
+        return shaded >= max(2, len(centres) / 2)
+
+    def _outside_silhouettes(self, analysis: Analysis) -> tuple[_Changes | None, np.ndarray]:
+        """What differed from the empty mat in the last frame analysed, and which of those pixels lie
+        where the dice's shadows fall: near the dice's silhouettes as ``analysis`` predicts them (within
+        a die's side of them), outside them, on the visible mat. Light changing over the whole mat
+        does not count there beyond that band."""
+        changes = self._changes
+        if changes is None:
+            return None, np.zeros(0, bool)
+        margin = max(1.0, 0.08 * self.die_px())
+        masks = self._silhouettes(analysis.dice, analysis.rectified.shape, (margin, margin + self.die_px()))
+        on, near = (m.reshape(-1).take(changes.at) > 0 for m in masks)
+        return changes, near & ~on & (self.mask.reshape(-1).take(changes.at) > 0)
+
+    def _silhouettes(self, dice: list[FoundDie], shape: tuple[int, ...], grow_px: tuple[float, ...]
+                     ) -> list[np.ndarray]:
+        """Masks of the rectified view covering each die's silhouette as its position, turn and level
+        predict it (the hull of its base and its top face, pushed out by parallax), one grown by each
+        of ``grow_px`` (an octagon's sweep: within 8 % of that)."""
+        masks = [np.zeros(shape[:2], np.uint8) for _ in grow_px]
+        if not dice:
+            return masks
+        h = self.edge / 2
+        a = np.radians([d.angle_deg for d in dice])
+        cos, sin = np.cos(a)[:, None], np.sin(a)[:, None]
+        u, v = np.array([-h, h, h, -h]), np.array([-h, -h, h, h])
+        centres = np.array([[d.x_mm, d.y_mm] for d in dice])[:, None]
+        base = np.stack([u * cos - v * sin, u * sin + v * cos], axis=2) + centres
+        heights = np.repeat([d.level * self.edge for d in dice], 4)
+        top = apply_parallax(base.reshape(-1, 2), heights, self.camera_centre).reshape(-1, 4, 2)
+        px = self.rectifier.to_px(np.concatenate([base, top], axis=1).reshape(-1, 2)).reshape(len(dice), 8, 1, 2)
+        for mask, grow in zip(masks, grow_px):
+            swept = ((px + grow * _OCTAGON) * 16).reshape(len(dice), -1, 2).astype(np.float32)
+            for outline in swept:
+                cv2.fillConvexPoly(mask, np.round(cv2.convexHull(outline).reshape(-1, 2)).astype(np.int32), 255,
+                                   cv2.LINE_8, shift=4)
+        return masks
 
     def _footprint(self, centre: np.ndarray, angle: float) -> np.ndarray:
         a = math.radians(angle)
@@ -679,6 +772,11 @@ def calibrate_dice(layout: MatLayout, profile: TableProfile, frame: np.ndarray) 
     profile.shadow_tint = NEUTRAL if tint is None or is_neutral(tint) else tint
     profile.edge_offset_px = FrameAnalyser(layout, profile).measure_edge_offset(frame)
     return FrameAnalyser(layout, profile)
+
+
+def _close(a: Tint, b: Tint) -> bool:
+    """Whether two tints are the same light's, to within what one snapshot's shadows tell."""
+    return max(abs(x - y) for x, y in zip(a, b)) < 0.05
 
 
 def _column_medians(rows: np.ndarray) -> np.ndarray:
@@ -805,6 +903,8 @@ class TableWatcher:
         t = time.time() if t is None else t
         self.analyser.stack_hints = self.stacks.hints(self.tracker.known)
         analysis = self.analyser.analyse(frame, incremental=self.incremental)
+        if still and not analysis.occlusions:
+            analysis = self.analyser.follow_the_light(frame, analysis)
         self.last_analysis = analysis
         snap = build_snapshot(analysis, t, self.tracker, self.stacks, still=still and not analysis.occlusions)
         self.last = snap

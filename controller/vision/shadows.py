@@ -9,8 +9,8 @@ daylight's blue, and red darkens more than blue.
 
 A die changes the channels' balance in a way that depends on its colour and the print's, so the
 foreground (:meth:`controller.vision.pipeline.FrameAnalyser.foreground`) leaves out what one shadow
-or change of light explains: neutral, or of the tint ``bitbox calibrate dice`` learnt from the shadows
-that its dice cast (:func:`fit_tint`).
+or change of light explains: neutral, or of the tint learnt from the shadows that the dice cast
+(:func:`fit_tint`), by ``bitbox calibrate dice`` or, when the light changes later, by the table itself.
 """
 
 from __future__ import annotations
@@ -62,10 +62,10 @@ def check_tint(values: Sequence[float]) -> Tint:
     return (b / mean, g / mean, r / mean)
 
 
-def fit_tint(now: np.ndarray, before: np.ndarray, min_pixels: int) -> tuple[Tint, int] | None:
-    """The tint of the shadows among rows of BGR values (now, and on the empty mat), and how many pixels
-    it rests on; None when fewer than ``min_pixels`` of them are clearly shadowed alike (diffuse light
-    casts no shadow to learn from).
+def fit_tint(now: np.ndarray, before: np.ndarray, min_pixels: int) -> tuple[Tint, np.ndarray] | None:
+    """The tint of the shadows among rows of BGR values (now, and on the empty mat), and which rows agree
+    with it; None when fewer than ``min_pixels`` of them are clearly shadowed alike and not neutrally
+    (diffuse light casts no shadow to learn from; light of one colour, no tinted one).
 
     Only pixels darker in every channel, on a print bright enough for its ratios to mean something,
     count. Each pixel's darkening in proportion to its mean is the same for every pixel of every
@@ -75,22 +75,28 @@ def fit_tint(now: np.ndarray, before: np.ndarray, min_pixels: int) -> tuple[Tint
     """
     now = np.asarray(now, np.float32).reshape(-1, 3)
     before = np.asarray(before, np.float32).reshape(-1, 3)
-    usable = (before >= 40).all(axis=1) & (now < 250).all(axis=1)
-    d = 1.0 - now[usable] / before[usable]
+    rows = np.flatnonzero((before >= 40).all(axis=1) & (now < 250).all(axis=1))
+    d = 1.0 - now[rows] / before[rows]
     mean = d.mean(axis=1)
     clear = (d.min(axis=1) > 0.05) & (mean > 0.12)
-    share = d[clear] / mean[clear, None]
+    rows, share = rows[clear], d[clear] / mean[clear, None]
+    # Neutral light explains darkening within a few hundredths of neutral (see explained_by_light),
+    # and there may be much of it: the whole mat a little darker than at calibration, the camera's
+    # white balance shifting a little with it.
+    tinted = np.abs(share - 1.0).max(axis=1) >= 0.08
+    rows, share = rows[tinted], share[tinted]
     if len(share) < min_pixels:
         return None
     # Blue's and red's shares (green's follows: the three add up to 3), in bins of 0.02.
     lo, step, n = 0.3, 0.02, 71
     bins = np.clip(((share[:, [0, 2]] - lo) / step).astype(np.intp), 0, n - 1)
-    hist = np.zeros((n, n), np.float32)
-    np.add.at(hist, (bins[:, 0], bins[:, 1]), 1.0)
+    hist = np.bincount(bins[:, 0] * n + bins[:, 1], minlength=n * n).reshape(n, n).astype(np.float32)
     hist = cv2.GaussianBlur(hist, (5, 5), 1.0)
     b, r = np.unravel_index(int(hist.argmax()), hist.shape)
     peak = np.array([lo + (b + 0.5) * step, 3.0 - (b + r + 1) * step - 2 * lo, lo + (r + 0.5) * step])
     near = np.abs(share - peak).max(axis=1) < 0.08
     if near.sum() < min_pixels:
         return None
-    return check_tint(np.median(share[near], axis=0).tolist()), int(near.sum())
+    agree = np.zeros(len(now), bool)
+    agree[rows[near]] = True
+    return check_tint(np.median(share[near], axis=0).tolist()), agree
