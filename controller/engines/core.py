@@ -285,10 +285,10 @@ class Game(ABC, Generic[OptionsT]):
         if self.is_over():
             raise GameOverError("game-over", "the game is over; no more actions are accepted", self.render())
         if player not in self.current_players():
-            waiting = ", ".join(str(p) for p in self.current_players())
+            waiting = ", ".join(self.seat_ref(p) for p in self.current_players())
             raise NotYourTurnError(
                 "turn-order",
-                f"player {player} is not expected to act now (waiting for: {waiting})",
+                f"{self.seat_label(player)} is not expected to act now (waiting for: {waiting})",
                 self.render(),
             )
         if action not in self.legal_actions(player):
@@ -339,6 +339,12 @@ class Game(ABC, Generic[OptionsT]):
         if 0 <= seat < len(self.seat_names) and self.seat_names[seat].strip():
             return self.seat_names[seat]
         return f"{self.SEAT_WORD} {seat}"
+
+    def seat_ref(self, seat: Player) -> str:
+        """A seat as an item of a list of seats: its display name, or its bare number when it has
+        none (``waiting for: 0``, ``winners: [0, 2]``)."""
+        label = self.seat_label(seat)
+        return str(seat) if label == f"{self.SEAT_WORD} {seat}" else label
 
     def returns(self) -> tuple[float, ...]:
         """Alias of :meth:`scores`, in OpenSpiel's words."""

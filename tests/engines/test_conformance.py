@@ -157,6 +157,33 @@ def test_refused_actions_raise_value_errors_and_change_nothing(name: str, seed: 
 
 
 @pytest.mark.parametrize("name", GAMES)
+def test_a_seat_acting_out_of_turn_is_refused_under_the_name_it_plays_by(name: str) -> None:
+    """The refusal names the seat that acted and the seats awaited as every other text of the game
+    does: by number without names, by name once the seats are named."""
+    game = game_class(name)(seed=5)
+    rng = random.Random(5)
+    idle: list[int] = []
+    for _ in range(MAX_STEPS):
+        waiting = game.current_players()
+        idle = [p for p in range(game.num_players) if p not in waiting]
+        if idle and all(0 <= p < game.num_players for p in waiting):
+            break
+        _random_steps(game, rng, 1, check_each=False)
+    assert idle, f"{name}: no state with a seat out of turn within {MAX_STEPS} steps"
+    action = game.legal_actions(waiting[0])[0]
+    with pytest.raises(NotYourTurnError) as plain:
+        game.apply(idle[0], action)
+    numbers = ", ".join(str(p) for p in waiting)
+    assert plain.value.reason == f"{game.SEAT_WORD} {idle[0]} is not expected to act now (waiting for: {numbers})"
+    names = ["Ada", "Brice", "Chloé", "Driss", "Emma", "Farid"][:game.num_players]
+    game.name_seats(names)
+    with pytest.raises(NotYourTurnError) as named:
+        game.apply(idle[0], action)
+    awaited = ", ".join(names[p] for p in waiting)
+    assert named.value.reason == f"{names[idle[0]]} is not expected to act now (waiting for: {awaited})"
+
+
+@pytest.mark.parametrize("name", GAMES)
 def test_damaged_and_foreign_saves_are_refused(name: str) -> None:
     game = game_class(name)(seed=3)
     rng = random.Random(3)

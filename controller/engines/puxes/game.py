@@ -29,7 +29,7 @@ from typing import Any, ClassVar
 
 from controller.engines import register
 from controller.engines.core import (
-    CHANCE, Event, Game, GameOptions, IllegalActionError, NotYourTurnError, OptionsError, Player, RuleError,
+    CHANCE, Event, Game, GameOptions, IllegalActionError, OptionsError, Player, RuleError,
 )
 from controller.engines.puxes import powers as pw
 from controller.engines.puxes.actions import (
@@ -276,12 +276,6 @@ class PuxesGame(FlickRules, Game[PuxesOptions]):
             return []
         return self._move_options(player)
 
-    def seat_ref(self, seat: Player) -> str:
-        """A seat as an item of a list of seats: its display name, or its bare number when it has
-        none (``waiting for: 0``, ``winners: [0, 2]``)."""
-        label = self.seat_label(seat)
-        return str(seat) if label == f"{self.SEAT_WORD} {seat}" else label
-
     def whose(self, seat: Player) -> str:
         """The possessive for ``seat`` after its label: "its" for "player N", "their" for a name."""
         return "its" if self.seat_ref(seat) == str(seat) else "their"
@@ -342,13 +336,7 @@ class PuxesGame(FlickRules, Game[PuxesOptions]):
     def check(self, player: int, action: Any) -> None:
         """The checks of :meth:`Game.check`, except that the table's reports (:class:`Roll`,
         :class:`Outcome`) and placements (:class:`Place`) are validated field by field rather
-        than looked up in the representative lists :meth:`legal_actions` gives. A seat acting out
-        of turn is named as every other text names it."""
-        if not self.over and player not in self.current_players():
-            waiting = ", ".join(self.seat_ref(p) for p in self.current_players())
-            raise NotYourTurnError(
-                "turn-order", f"{self.seat_label(player)} is not expected to act now (waiting for: {waiting})",
-                self.render())
+        than looked up in the representative lists :meth:`legal_actions` gives."""
         if not self.over and player in self.current_players():
             step = self.queue[0]
             if isinstance(action, Roll) and step["kind"] == "roll":
