@@ -424,6 +424,9 @@ class FrameAnalyser:
         n_areas = len(pts) / (self.edge * self.s) ** 2
         crit = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.5)
         for k in range(2, int(min(4, max(2, round(n_areas / 1.2)))) + 1):
+            # k-means++ draws its first centres from OpenCV's own generator: seeded, the same frame
+            # always splits the same way, whatever was split before it.
+            cv2.setRNGSeed(k)
             _, owner, _ = cv2.kmeans(pts, k, None, crit, 2, cv2.KMEANS_PP_CENTERS)
             splits.append((owner.ravel(), [None] * k))
         for owner, owners in splits:
