@@ -44,7 +44,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     mat.set_defaults(handler=_cmd_mat)
 
     dice = subparsers.add_parser(
-        "dice", help="measure the dice's size and body colours on the calibrated mat",
+        "dice", help="measure the dice's size, body colours and shadows on the calibrated mat",
         description="Put a few dice of each colour on the calibrated mat, apart from one another. "
         "No stacks. Light the mat as for play: the tint of the shadows the dice cast is learnt, so that "
         "shadows under a lamp in daylight are not taken for dice. Their silhouettes are measured against "

@@ -57,7 +57,8 @@ _SPARSE_STRIDE = 3
 _TILE = 8
 
 #: Unit steps in eight directions, whose sweep grows a convex outline by (nearly) a given distance.
-_OCTAGON = np.array([[math.cos(k * math.pi / 4), math.sin(k * math.pi / 4)] for k in range(8)]) / math.cos(math.pi / 8)
+_OCTAGON = (np.array([[math.cos(k * math.pi / 4), math.sin(k * math.pi / 4)] for k in range(8)])
+            / math.cos(math.pi / 8))
 
 #: The corners of a face crop (see FrameAnalyser.top_face_crop).
 _CANON_SQUARE = np.array([[0, 0], [_CANON, 0], [_CANON, _CANON], [0, _CANON]], np.float32)
@@ -189,7 +190,7 @@ class FrameAnalyser:
         """What differs from the empty mat, shadows and changes of light excepted.
 
         A shadow or a change of light scales the mat's three channels alike, or in the proportions
-        of the light's tint that ``bitbox calibrate dice`` learnt (see :mod:`controller.vision.shadows`);
+        of the light's tint learnt from the dice's shadows (see :mod:`controller.vision.shadows`);
         a die changes their balance otherwise (or darkens far more, for a black die). Glare on the mat
         (see :meth:`_glare`) is light too, not a die.
         """
@@ -689,12 +690,7 @@ class FrameAnalyser:
         masks = [np.zeros(shape[:2], np.uint8) for _ in grow_px]
         if not dice:
             return masks
-        h = self.edge / 2
-        a = np.radians([d.angle_deg for d in dice])
-        cos, sin = np.cos(a)[:, None], np.sin(a)[:, None]
-        u, v = np.array([-h, h, h, -h]), np.array([-h, -h, h, h])
-        centres = np.array([[d.x_mm, d.y_mm] for d in dice])[:, None]
-        base = np.stack([u * cos - v * sin, u * sin + v * cos], axis=2) + centres
+        base = np.stack([self._footprint(np.array([d.x_mm, d.y_mm]), d.angle_deg) for d in dice])
         heights = np.repeat([d.level * self.edge for d in dice], 4)
         top = apply_parallax(base.reshape(-1, 2), heights, self.camera_centre).reshape(-1, 4, 2)
         px = self.rectifier.to_px(np.concatenate([base, top], axis=1).reshape(-1, 2)).reshape(len(dice), 8, 1, 2)

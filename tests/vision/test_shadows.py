@@ -10,6 +10,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
+from table_scenes import match, rms
 
 from controller.cli import main
 from controller.vision.mat import load_layout
@@ -18,7 +19,6 @@ from controller.vision.profile import CalibrationError, TableProfile, calibrate_
 from controller.vision.render import (Lighting, Scene, fitting_camera, random_scene, render, render_empty,
                                       visible_tops)
 from controller.vision.shadows import NEUTRAL, check_tint, explained_by_light, fit_tint, untinted
-from tests.vision.table_scenes import match, rms
 
 #: A warm lamp's shadows filled by daylight: red darkens 25 % more than the mean, blue 25 % less.
 WARM_LAMP = (0.75, 1.0, 1.25)
@@ -66,19 +66,20 @@ def test_a_stored_tint_is_checked_and_normalised() -> None:
             check_tint(bad)
 
 
-def _table(lighting: Lighting, tilt: float = 8.0, yaw: float = 30.0):
+def _table():
+    """The PuXes mat under a slightly tilted camera, calibrated empty."""
     layout = load_layout("puxes")
-    cam = fitting_camera(layout, tilt_deg=tilt, yaw_deg=yaw)
-    profile = calibrate_mat(render_empty(Scene(layout, camera=cam, lighting=Lighting())), layout)
+    cam = fitting_camera(layout, tilt_deg=8.0, yaw_deg=30.0)
+    profile = calibrate_mat(render_empty(Scene(layout, camera=cam)), layout)
     return layout, cam, profile
 
 
-def test_calibrating_the_dice_under_a_warm_lamp_in_daylight_learns_the_tint_and_sees_through_its_shadows() -> None:
+def test_calibrating_the_dice_under_a_warm_lamp_in_daylight_learns_its_tint_and_sees_through_its_shadows() -> None:
     """Deep shadows tinted 25 %: with the mat calibrated under untinted light, the shadows join the
     dice's silhouettes and pull them off; once ``calibrate_dice`` has learnt the tint from single dice
     under that light, every die of another scene is found once, at its level, within a millimetre."""
     light = Lighting(shadow=0.5, shadow_tint=0.25)
-    layout, cam, profile = _table(light)
+    layout, cam, profile = _table()
     scene = render(random_scene(layout, 18, seed=7, temples=True, camera=cam, lighting=light))
     truth = list(scene.truth)
 
@@ -104,7 +105,7 @@ def test_calibrating_the_dice_under_a_warm_lamp_in_daylight_learns_the_tint_and_
 def test_the_table_follows_a_lamp_lit_after_calibration_from_its_first_still_snapshot() -> None:
     """Calibrated in plain daylight, then a warm lamp is lit: the first still snapshot already places
     every die within a millimetre at its level, and the watcher has learnt the lamp's tint."""
-    layout, cam, profile = _table(Lighting())
+    layout, cam, profile = _table()
     calibrate_dice(layout, profile, render(random_scene(layout, 12, seed=99, camera=cam)).image)
     assert profile.shadow_tint == NEUTRAL
     lamp = Lighting(shadow=0.5, shadow_tint=0.25)
@@ -130,7 +131,7 @@ def test_the_table_follows_a_lamp_lit_after_calibration_from_its_first_still_sna
 def test_light_dimming_over_the_whole_mat_teaches_no_tint() -> None:
     """Untinted light fading across the mat and a noisy sensor: every pixel of the mat darker than at
     calibration, but no shadow asks for a tint, so the watcher keeps none."""
-    layout, cam, profile = _table(Lighting())
+    layout, cam, profile = _table()
     calibrate_dice(layout, profile, render(random_scene(layout, 12, seed=99, camera=cam)).image)
     dim = Lighting(gradient=0.3, shadow=0.4, noise_sigma=3.0)
     watcher = TableWatcher(FrameAnalyser(layout, profile))
@@ -143,7 +144,7 @@ def test_a_blue_pen_beside_one_die_is_not_taken_for_a_light() -> None:
     """A dark blue pen lying beside one die darkens the mat in fixed proportions, as a tinted shadow
     does, but beside one die only: one light shades every die, so the watcher learns no tint from it,
     and does not try again while the pen stays."""
-    layout, cam, profile = _table(Lighting())
+    layout, cam, profile = _table()
     calibrate_dice(layout, profile, render(random_scene(layout, 12, seed=99, camera=cam)).image)
     scene = random_scene(layout, 8, seed=4, camera=cam)
     frame = render(scene).image
@@ -172,13 +173,13 @@ def test_a_blue_pen_beside_one_die_is_not_taken_for_a_light() -> None:
 def test_diffuse_light_leaves_the_shadows_untinted() -> None:
     """Light with no shadows to speak of teaches no tint: the profile keeps neutral shadows."""
     light = Lighting(shadow=0.05, shadow_tint=0.3)
-    layout, cam, profile = _table(light)
+    layout, cam, profile = _table()
     calibrate_dice(layout, profile, render(random_scene(layout, 12, seed=99, camera=cam, lighting=light)).image)
     assert profile.shadow_tint == NEUTRAL
 
 
 def test_the_learnt_tint_is_saved_with_the_profile_and_a_damaged_one_is_refused() -> None:
-    layout, _, profile = _table(Lighting())
+    layout, _, profile = _table()
     profile.shadow_tint = check_tint(WARM_LAMP)
     path = profile.save()
     assert TableProfile.load(layout.name).shadow_tint == pytest.approx(WARM_LAMP)
