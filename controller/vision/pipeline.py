@@ -41,7 +41,7 @@ from controller.vision.geometry import Rectifier, apply_parallax
 from controller.vision.mat import MatLayout
 from controller.vision.pips import CANON as _CANON
 from controller.vision.profile import TableProfile, markers_moved
-from controller.vision.shadows import NEUTRAL, Tint, explained_by_light, fit_tint, is_neutral, untinted
+from controller.vision.shadows import NEUTRAL, Tint, alike, explained_by_light, fit_tint, is_neutral, untinted
 from controller.vision.snapshot import DieFace, Occlusion, TableSnapshot
 from controller.vision.stacks import StackTracker
 from controller.vision.stillness import MotionState, StillnessDetector
@@ -139,10 +139,8 @@ class FrameAnalyser:
         self.H = profile.camera.height_mm
         nadir = self.rectifier.to_px(self.camera_centre[:2].reshape(1, 2))[0]
         self._nadir_px = (float(nadir[0]), float(nadir[1]))
-        self.background = profile.background
-        if self.background.shape[:2] != (self.rectifier.height_px, self.rectifier.width_px):
+        if profile.background.shape[:2] != (self.rectifier.height_px, self.rectifier.width_px):
             raise ValueError("the empty-mat image does not match the profile's scale; calibrate the mat again")
-        self._bg_f = self.background.astype(np.float32) + 8.0
         self._core_kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7))
         self.mask = cv2.erode(self.rectifier.visible, np.ones((5, 5), np.uint8))
         self.diff_threshold = diff_threshold
@@ -154,7 +152,7 @@ class FrameAnalyser:
         self._changes: _Changes | None = None
         # What changed is first looked for on every third pixel of the view (see _rectify_changed).
         self._sparse = self.rectifier.sparse(_SPARSE_STRIDE)
-        self._bg_sparse = np.ascontiguousarray(self.background[::_SPARSE_STRIDE, ::_SPARSE_STRIDE])
+        self.background = profile.background
         # Rectified around each change, with room for the foreground's own neighbourhoods (opening,
         # closing, glare halos).
         r = -(-8 // _SPARSE_STRIDE)
@@ -179,6 +177,18 @@ class FrameAnalyser:
     def shadow_tint(self, tint: Tint) -> None:
         self._shadow_tint = tint
         self._tint: Tint | None = None if is_neutral(tint) else tint
+
+    @property
+    def background(self) -> np.ndarray:
+        """The rectified empty mat that frames are compared with: the calibration's, re-lit when the
+        light has changed since (see :meth:`_relight`)."""
+        return self._background
+
+    @background.setter
+    def background(self, image: np.ndarray) -> None:
+        self._background = image
+        self._bg_f = image.astype(np.float32) + 8.0
+        self._bg_sparse = np.ascontiguousarray(image[::_SPARSE_STRIDE, ::_SPARSE_STRIDE])
 
     # -- pixels <-> mm in the rectified view ---------------------------------------------------------
     def die_px(self, level: int = 1) -> float:
@@ -262,7 +272,17 @@ class FrameAnalyser:
 
         ``incremental``: a die found where one stood at the previous call, unmoved, keeps its reading
         instead of being read again (between still snapshots a turn moves a few dice at most).
+
+        What looks like an occlusion may be the light changed since calibration (a lamp lit, the sun
+        on the table): the empty mat is then re-lit to match (see :meth:`_relight`) and the frame
+        analysed again.
         """
+        analysis = self._analyse(frame, incremental)
+        if analysis.occlusions and self._relight(analysis.rectified):
+            analysis = self._analyse(frame, incremental=True)
+        return analysis
+
+    def _analyse(self, frame: np.ndarray, incremental: bool) -> Analysis:
         w, h = self.profile.camera.image_size
         if frame.shape[1] != w or frame.shape[0] != h:
             raise ValueError(f"frame is {frame.shape[1]}x{frame.shape[0]} but the mat was calibrated at {w}x{h}; "
@@ -301,6 +321,56 @@ class FrameAnalyser:
         found = self._fallen_temples(found)
         self._readings = [(d.x_mm, d.y_mm, d.angle_deg, d.level, d.face, d.colour) for d in found]
         return Analysis(found, occlusions, rect, fg, self._detections)
+
+    def _relight(self, rect: np.ndarray) -> bool:
+        """Re-light the empty mat when what differs from it in ``rect`` (a rectified view) is mostly
+        the light: whether it did.
+
+        The view is cut into cells four dice wide. In each, the median ratio of now to the empty mat
+        (per channel) is the light's gain there, when the cell's pixels mostly agree with it and it
+        changes the channels alike (or in the shadows' tint): dice cover too little of a cell to move
+        the median, a hand changes the channels' balance. When at least four in five of the cells
+        that changed are explained so, the empty mat is multiplied by those gains, smoothly
+        interpolated (a cell left unexplained, under a hand, takes the light's median gain).
+        """
+        S = _SPARSE_STRIDE
+        now = rect[::S, ::S].astype(np.float32)
+        before = self._bg_sparse.astype(np.float32)
+        usable = (before >= 40).all(axis=2) & (now < 250).all(axis=2) & (self.mask[::S, ::S] > 0)
+        ratio = now / np.maximum(before, 1.0)
+        cell = max(4, round(4 * self.die_px() / S))
+        rows, cols = -(-ratio.shape[0] // cell), -(-ratio.shape[1] // cell)
+        gains = np.full((rows, cols, 3), np.nan, np.float32)
+        changed = explained = 0
+        for i in range(rows):
+            for j in range(cols):
+                ok = usable[i * cell:(i + 1) * cell, j * cell:(j + 1) * cell]
+                if ok.sum() < 0.3 * cell * cell:
+                    continue
+                r = ratio[i * cell:(i + 1) * cell, j * cell:(j + 1) * cell][ok]
+                gain = np.median(r, axis=0)
+                if np.abs(gain - 1.0).max() < 0.05:
+                    gains[i, j] = gain
+                    continue
+                changed += 1
+                light = bool(alike(gain[None])[0])
+                if self._tint is not None:
+                    light = light or bool(alike(untinted(gain[None], self._tint))[0])
+                agree = (np.abs(r - gain) <= 0.08 * gain).all(axis=1).mean()
+                if light and agree >= 0.6:
+                    gains[i, j] = gain
+                    explained += 1
+        if not changed or explained < 0.8 * changed:
+            return False
+        known = ~np.isnan(gains[..., 0])
+        gains[~known] = np.median(gains[known], axis=0)
+        h, w = self.background.shape[:2]
+        field = cv2.resize(gains, (cols * cell * S, rows * cell * S), interpolation=cv2.INTER_LINEAR)[:h, :w]
+        self.background = np.clip(self.background * field + 0.5, 0, 255).astype(np.uint8)
+        log.warning("the light changed since the mat was calibrated (%d of %d changed parts of the mat explained "
+                    "by it): the empty mat is re-lit to match; calibrate the mat again to keep it",
+                    explained, changed)
+        return True
 
     def _rectify_changed(self, frame: np.ndarray) -> np.ndarray:
         """The rectified view, resampled only around what differs from the empty mat; elsewhere the

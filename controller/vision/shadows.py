@@ -32,17 +32,27 @@ def is_neutral(tint: Tint) -> bool:
     return max(abs(c - 1.0) for c in tint) < 0.02
 
 
-def explained_by_light(ratio: np.ndarray) -> np.ndarray:
-    """Which rows of per-channel ratios (now / empty mat, BGR) a neutral shadow or brightening explains.
+def alike(ratio: np.ndarray) -> np.ndarray:
+    """Which rows of per-channel ratios (now / empty mat, BGR) change the three channels alike, as
+    light of one colour does (brighter or darker, by any amount)."""
+    return _spread(ratio)[2]
 
-    Alike within the sensor's noise and a slight tint, which scales with the ratios: a white die's grey
-    side in shade on a pink print is as dark as a deep shadow; its ratios (about 0.45) differ by 0.13,
-    a shadow's there by a few hundredths.
-    """
+
+def explained_by_light(ratio: np.ndarray) -> np.ndarray:
+    """Which rows of per-channel ratios (now / empty mat, BGR) a neutral shadow or brightening explains:
+    alike (:func:`alike`), and by no more than a shadow darkens or the light's own drift brightens."""
+    rmin, rmax, uniform = _spread(ratio)
+    return uniform & (((rmin > 0.3) & (rmax < 0.97)) | ((rmin > 1.03) & (rmax < 1.25)))
+
+
+def _spread(ratio: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The rows' smallest and largest ratio, and whether they are alike: within the sensor's noise and
+    a slight tint, which scale with the ratios. A white die's grey side in shade on a pink print is
+    as dark as a deep shadow; its ratios (about 0.45) differ by 0.13, a shadow's there by a few
+    hundredths."""
     r0, r1, r2 = ratio[:, 0], ratio[:, 1], ratio[:, 2]
     rmax, rmin = np.maximum(np.maximum(r0, r1), r2), np.minimum(np.minimum(r0, r1), r2)
-    uniform = (rmax - rmin) < np.minimum(0.14, 0.04 + 0.12 * rmax)
-    return uniform & (((rmin > 0.3) & (rmax < 0.97)) | ((rmin > 1.03) & (rmax < 1.25)))
+    return rmin, rmax, (rmax - rmin) < np.minimum(0.14, 0.04 + 0.12 * rmax)
 
 
 def untinted(ratio: np.ndarray, tint: Tint) -> np.ndarray:
