@@ -148,6 +148,8 @@ class FrameAnalyser:
         #: A tint that what lay beside the dice suggested at the last still snapshot but that was not
         #: the dice's shadows (see _learn_tint): not tried again while it is still there.
         self._not_a_light: Tint | None = None
+        #: Whether much of the mat differed from the empty mat at the last frame (see _rectify_changed).
+        self._wide_change = False
         #: What differed from the empty mat at the last foreground (see _Changes).
         self._changes: _Changes | None = None
         # What changed is first looked for on every third pixel of the view (see _rectify_changed).
@@ -273,12 +275,12 @@ class FrameAnalyser:
         ``incremental``: a die found where one stood at the previous call, unmoved, keeps its reading
         instead of being read again (between still snapshots a turn moves a few dice at most).
 
-        What looks like an occlusion may be the light changed since calibration (a lamp lit, the sun
-        on the table): the empty mat is then re-lit to match (see :meth:`_relight`) and the frame
-        analysed again.
+        What looks like an occlusion, or a change over much of the mat, may be the light changed
+        since calibration (a lamp lit, the sun on the table): the empty mat is then re-lit to match
+        (see :meth:`_relight`) and the frame analysed again.
         """
         analysis = self._analyse(frame, incremental)
-        if analysis.occlusions and self._relight(analysis.rectified):
+        if (analysis.occlusions or self._wide_change) and self._relight(analysis.rectified):
             analysis = self._analyse(frame, incremental=True)
         return analysis
 
@@ -384,7 +386,8 @@ class FrameAnalyser:
         sub = self._sparse.rectify(frame)
         b, g, r = cv2.split(cv2.absdiff(sub, self._bg_sparse))
         changed = cv2.compare(cv2.max(cv2.max(b, g), r), self.diff_threshold, cv2.CMP_GT)
-        if cv2.countNonZero(changed) > 0.25 * changed.size:
+        self._wide_change = cv2.countNonZero(changed) > 0.25 * changed.size
+        if self._wide_change:
             return self.rectifier.rectify(frame)          # the light changed, or the camera moved
         # Which tiles of the view lie near a change; each run of such tiles along a row of tiles is
         # rectified at once.

@@ -67,3 +67,21 @@ def test_under_a_new_lamp_a_hand_is_still_reported_and_the_dice_found() -> None:
     assert len(analysis.occlusions) == 1
     assert len(match(analysis.dice, list(frame.truth))) == len(analysis.dice) == 10
     assert not np.array_equal(analyser.background, profile.background)
+
+
+def test_a_lamp_lit_in_daylight_brightens_the_mat_and_tints_its_shadows_and_the_table_follows_both() -> None:
+    """A fifth brighter, within what a change of light is allowed: nothing looks like a hand, but the
+    shadows, measured against the darker empty mat, are off in both depth and tint. The empty mat is
+    re-lit since much of it changed, then the shadows' tint is learnt: every die is placed right."""
+    layout, cam, profile = _calibrated()
+    watcher = TableWatcher(FrameAnalyser(layout, profile))
+    lamp = Lighting(brightness=1.2, shadow=0.5, shadow_tint=0.25)
+    for seed in (7, 8):
+        frame = render(random_scene(layout, 14, seed=seed, temples=True, camera=cam, lighting=lamp))
+        assert watcher.snapshot(frame.image).still
+        found = watcher.last_analysis.dice
+        pairs = match(found, list(frame.truth))
+        assert len(pairs) == len(found) == 16
+        assert rms([d for _, _, d in pairs]) < 1.0 and all(f.level == t.level for f, t, _ in pairs)
+    b, _, r = watcher.analyser.shadow_tint
+    assert b < 0.85 and r > 1.15
