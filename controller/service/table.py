@@ -220,6 +220,8 @@ class TableSession(GameLoop):
         self._run_commands()
         start = time.perf_counter()
         snap = self.watcher.feed(frame, t)
+        for text in self.watcher.take_notices():
+            self._announce("camera", text)
         self.frames += 1
         if snap is not None:
             self.observe(snap)

@@ -148,6 +148,9 @@ class FrameAnalyser:
         #: A tint that what lay beside the dice suggested at the last still snapshot but that was not
         #: the dice's shadows (see _learn_tint): not tried again while it is still there.
         self._not_a_light: Tint | None = None
+        #: What the camera found that the players may need to act on, oldest first, the last 20 (see
+        #: notice()).
+        self.notices: list[str] = []
         #: Whether much of the mat differed from the empty mat at the last frame (see _rectify_changed).
         self._wide_change = False
         #: What differed from the empty mat at the last foreground (see _Changes).
@@ -179,6 +182,12 @@ class FrameAnalyser:
     def shadow_tint(self, tint: Tint) -> None:
         self._shadow_tint = tint
         self._tint: Tint | None = None if is_neutral(tint) else tint
+
+    def notice(self, level: int, text: str) -> None:
+        """Log ``text``, and keep it for whoever shows the table to its players (see
+        :meth:`TableWatcher.take_notices`): what the camera found that they may need to act on."""
+        log.log(level, text)
+        self.notices = [*self.notices[-19:], text]
 
     @property
     def background(self) -> np.ndarray:
@@ -369,9 +378,9 @@ class FrameAnalyser:
         h, w = self.background.shape[:2]
         field = cv2.resize(gains, (cols * cell * S, rows * cell * S), interpolation=cv2.INTER_LINEAR)[:h, :w]
         self.background = np.clip(self.background * field + 0.5, 0, 255).astype(np.uint8)
-        log.warning("the light changed since the mat was calibrated (%d of %d changed parts of the mat explained "
-                    "by it): the empty mat is re-lit to match; calibrate the mat again to keep it",
-                    explained, changed)
+        self.notice(logging.WARNING, f"the light changed since the mat was calibrated ({explained} of {changed} "
+                    "changed parts of the mat explained by it): the empty mat is re-lit to match; calibrate the "
+                    "mat again to keep it")
         return True
 
     def _rectify_changed(self, frame: np.ndarray) -> np.ndarray:
@@ -682,8 +691,9 @@ class FrameAnalyser:
         if learnt is None:
             return analysis
         self.shadow_tint, analysis = learnt
-        log.info("shadows now darken blue x%.2f, green x%.2f, red x%.2f (the light changed since calibration)",
-                 *self.shadow_tint)
+        b, g, r = self.shadow_tint
+        self.notice(logging.INFO, f"shadows now darken blue x{b:.2f}, green x{g:.2f}, red x{r:.2f} (the light "
+                    "changed since calibration)")
         return analysis
 
     def _learn_tint(self, frame: np.ndarray, analysis: Analysis) -> tuple[Tint, Analysis] | None:
@@ -932,12 +942,7 @@ class TableWatcher:
             return None
         self._emitted = True
         full = frame if full_frame is None else full_frame
-        if t - self._last_check >= self.recheck_every_s:
-            self._last_check = t
-            moved = markers_moved(full, self.analyser.layout, self.analyser.profile)
-            self.camera_moved = moved is not None and moved > 3.0
-            if self.camera_moved:
-                log.warning("the mat's markers moved by %.1f px since calibration: calibrate the mat again", moved)
+        self._check_markers(full, t)
         return self.snapshot(full, t)
 
     def watch(self, source: Any, clock: Callable[[], float] = time.monotonic) -> Iterator[TableSnapshot]:
@@ -960,14 +965,26 @@ class TableWatcher:
                 full = source.read()
             except EndOfSource:
                 return
-            if t - self._last_check >= self.recheck_every_s:
-                self._last_check = t
-                moved = markers_moved(full, self.analyser.layout, self.analyser.profile)
-                self.camera_moved = moved is not None and moved > 3.0
-                if self.camera_moved:
-                    log.warning("the mat's markers moved by %.1f px since calibration: calibrate the mat again",
-                                moved)
+            self._check_markers(full, t)
             yield self.snapshot(full, time.time())
+
+    def _check_markers(self, full: np.ndarray, t: float) -> None:
+        """Every ``recheck_every_s``, whether the mat's markers moved since calibration (the camera or
+        the mat was knocked): then every position is off, and the players are told."""
+        if t - self._last_check < self.recheck_every_s:
+            return
+        self._last_check = t
+        moved = markers_moved(full, self.analyser.layout, self.analyser.profile)
+        self.camera_moved = moved is not None and moved > 3.0
+        if self.camera_moved:
+            self.analyser.notice(logging.WARNING, f"the mat's markers moved by {moved:.1f} px since calibration: "
+                                 "calibrate the mat again")
+
+    def take_notices(self) -> list[str]:
+        """What the camera found since the last call that the players may need to act on (the light
+        changed, the camera moved), oldest first."""
+        notices, self.analyser.notices = self.analyser.notices, []
+        return notices
 
     def snapshot(self, frame: np.ndarray, t: float | None = None, still: bool = True) -> TableSnapshot:
         """Analyse one frame now, taken as still unless told otherwise, and update identities and

@@ -142,3 +142,23 @@ def test_watch_a_source_uses_previews_then_one_full_frame() -> None:
     ticks = iter(range(100))
     snaps = list(TableWatcher(analyser, StillnessDetector(hold_frames=3)).watch(src, lambda: next(ticks) / 30))
     assert len(snaps) == 1 and src.full == 1 and len(snaps[0].dice) == 2
+
+
+def test_a_knocked_camera_is_told_to_the_players_once() -> None:
+    """The mat's markers seen 4 px off where calibration saw them: every position is off. The watcher
+    says so among its notices, for the table to show, and then not again until it checks anew."""
+    from controller.vision.pipeline import FrameAnalyser, TableWatcher
+
+    prof, _ = profile_for("memodixe")
+    frames = [render(scene_with((Die(120, 120, 3, 5.0),), 100 + j)).image for j in range(4)]
+    knocked = [np.roll(f, 4, axis=1) for f in frames]
+    watcher = TableWatcher(FrameAnalyser(layout("memodixe"), prof), StillnessDetector(hold_frames=2))
+    for i, frame in enumerate(frames):
+        watcher.feed(frame, i / 30)
+    assert not watcher.camera_moved and watcher.take_notices() == []
+    watcher.recheck_every_s = 0.0
+    snaps = [watcher.feed(frame, 1 + i / 30) for i, frame in enumerate(knocked)]
+    assert any(s is not None for s in snaps) and watcher.camera_moved
+    notices = watcher.take_notices()
+    assert len(notices) == 1 and "markers moved by 4.0 px" in notices[0] and "calibrate the mat again" in notices[0]
+    assert watcher.take_notices() == []
