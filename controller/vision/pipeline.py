@@ -526,7 +526,37 @@ class FrameAnalyser:
                 best = (err, max(abs(p[1] - 1) for p in parts if p is not None), dice)
         if best is None or best[1] > 0.5:
             return []          # not shaped like dice: a shadow's or a sleeve's edge, a crumb
-        return best[2]
+        dice = best[2]
+        return [self._from_the_free_side(d, dice) for d in dice] if len(dice) > 1 else dice
+
+    def _from_the_free_side(self, die: FoundDie, split: list[FoundDie]) -> FoundDie:
+        """A die of a split region placed from its outer extent when its inner one is hidden.
+
+        A die's position comes from its silhouette's inner extent (its base, nearest the nadir). When a
+        die of the same region stands between it and the nadir, that one's top face can cover this
+        one's base: the silhouette then comes out short of a die's height. Its outer extent (its top
+        face's far edge) is still its own, and with the top face at the level's height it places the
+        die as well."""
+        e, C = self.edge, self.camera_centre[:2]
+        expected = die.level * e
+        if die.height_mm >= expected - 3 * max(die.height_sigma_mm, 1.0):
+            return die
+        at = np.array([die.x_mm, die.y_mm])
+        dist = float(np.hypot(*(at - C)))
+        if dist < e:
+            return die
+        u = (at - C) / dist
+        v = np.array([-u[1], u[0]])
+        inward = [np.array([o.x_mm, o.y_mm]) - at for o in split if o is not die]
+        if not any(d @ u < -0.5 * e and abs(d @ v) < 1.2 * e for d in inward):
+            return die
+        _, raw_max, g = die.extents_mm
+        k = self.H / (self.H - expected)
+        r = (raw_max + self.edge_offset_px / self.s) / k - e * g / 2
+        true = C + r * u
+        top = self.rectifier.to_px(C + (true - C) * k)[0]
+        return dataclasses.replace(die, x_mm=float(true[0]), y_mm=float(true[1]), height_mm=expected,
+                                   top_center_px=(float(top[0]), float(top[1])), face=_UNREAD)
 
     def _misfit(self, die: FoundDie, fit: float) -> float:
         """How badly one measured die explains its silhouette: the area's misfit (observed over

@@ -209,6 +209,27 @@ def test_two_dice_whose_silhouettes_touch_far_from_the_camera_are_two_dice() -> 
     assert all(f.level == 1 for f in found)
 
 
+@pytest.mark.parametrize("outer,inner", [(0, 0), (20, 30), (45, 0), (45, 60), (70, 30)])
+def test_a_die_whose_base_is_hidden_by_its_neighbours_top_is_placed_from_its_far_side(outer: float,
+                                                                                     inner: float) -> None:
+    """Two dice touching along the line to the nadir, far from it: the inner die's top face, pushed
+    out by parallax, covers the outer die's base, from which a die is placed. The outer one is placed
+    from its top face's far edge instead."""
+    analyser, cam = analyser_for("puxes")
+    lay = layout("puxes")
+
+    def half(a: float) -> float:
+        return lay.die.edge_mm / 2 * (abs(math.cos(math.radians(a))) + abs(math.sin(math.radians(a))))
+
+    dice = (Die(70, 300, 3, outer), Die(70 + half(outer) + half(inner) + 1, 300, 5, inner))
+    assert analyser.camera_centre[0] > 400                         # the nadir is far to the +x side
+    frame = render(Scene(lay, dice, camera=cam, seed=3))
+    found = analyser.analyse(frame.image).dice
+    pairs = match(found, list(frame.truth), 15.0)
+    assert len(found) == len(pairs) == 2
+    assert all(f.level == 1 for f in found) and max(d for _, _, d in pairs) < 3.0
+
+
 def test_a_frame_splits_into_dice_the_same_way_whatever_was_split_before() -> None:
     """Touching dice are split with k-means, whose first centres OpenCV draws from its own generator:
     the same frame gives the same dice however that generator was left by earlier work."""
