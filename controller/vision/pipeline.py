@@ -41,7 +41,8 @@ from controller.vision.geometry import Rectifier, apply_parallax
 from controller.vision.mat import MatLayout
 from controller.vision.pips import CANON as _CANON
 from controller.vision.profile import TableProfile, markers_moved
-from controller.vision.shadows import NEUTRAL, Tint, alike, explained_by_light, fit_tint, is_neutral, untinted
+from controller.vision.shadows import (NEUTRAL, Tint, alike, explained_by_light, fit_tint, is_neutral, same_light,
+                                       untinted)
 from controller.vision.snapshot import DieFace, Occlusion, TableSnapshot
 from controller.vision.stacks import StackTracker
 from controller.vision.stillness import MotionState, StillnessDetector
@@ -228,12 +229,13 @@ class FrameAnalyser:
         xs, ys = nz[:, 0], nz[:, 1]
         at = ys.astype(np.intp) * rect.shape[1] + xs
         now = rect.reshape(-1, 3).take(at, axis=0).astype(np.float32)
-        before = self._bg_f.reshape(-1, 3).take(at, axis=0)
-        ratio = (now + 8.0) / before
+        shifted = self._bg_f.reshape(-1, 3).take(at, axis=0)
+        before = shifted - 8.0
+        ratio = (now + 8.0) / shifted
         lighting = explained_by_light(ratio)
         if self._tint is not None:
             lighting |= explained_by_light(untinted(ratio, self._tint))
-        glare, white = self._glare(now, before - 8.0)
+        glare, white = self._glare(now, before)
         if white.any() and glare.any():
             # A glare's core saturates every channel, whatever the mat's colour: it is glare where it
             # lies within the glare's own halo (a die overexposed to white has no such halo).
@@ -242,7 +244,7 @@ class FrameAnalyser:
             halo = cv2.dilate(halo, self._core_kernel)
             glare |= white & (halo.reshape(-1).take(at) > 0)
         lighting |= glare
-        self._changes = _Changes(at, now, before - 8.0, lighting)
+        self._changes = _Changes(at, now, before, lighting)
         fg.reshape(-1)[at[lighting]] = 0
         fg = cv2.bitwise_and(fg, self.mask)
         fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
@@ -753,10 +755,10 @@ class FrameAnalyser:
                     return None
                 found, agree = fit
                 if tint is None:
-                    if self._not_a_light is not None and _close(found, self._not_a_light):
+                    if self._not_a_light is not None and same_light(found, self._not_a_light):
                         return None               # the same thing as at the last snapshot, still there
                     first = found
-                if _close(found, tint or kept):
+                if same_light(found, tint or kept):
                     if tint is not None and self._cast_by_the_dice(analysis, changes.at[outside][agree]):
                         return tint, analysis
                     break
@@ -884,11 +886,6 @@ def calibrate_dice(layout: MatLayout, profile: TableProfile, frame: np.ndarray) 
     profile.shadow_tint = NEUTRAL if tint is None or is_neutral(tint) else tint
     profile.edge_offset_px = FrameAnalyser(layout, profile).measure_edge_offset(frame)
     return FrameAnalyser(layout, profile)
-
-
-def _close(a: Tint, b: Tint) -> bool:
-    """Whether two tints are the same light's, to within what one snapshot's shadows tell."""
-    return max(abs(x - y) for x, y in zip(a, b)) < 0.05
 
 
 def _column_medians(rows: np.ndarray) -> np.ndarray:

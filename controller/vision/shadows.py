@@ -32,6 +32,11 @@ def is_neutral(tint: Tint) -> bool:
     return max(abs(c - 1.0) for c in tint) < 0.02
 
 
+def same_light(a: Tint, b: Tint) -> bool:
+    """Whether two tints are the same light's, to within what one snapshot's shadows tell."""
+    return max(abs(x - y) for x, y in zip(a, b)) < 0.05
+
+
 def alike(ratio: np.ndarray) -> np.ndarray:
     """Which rows of per-channel ratios (now / empty mat, BGR) change the three channels alike, as
     light of one colour does (brighter or darker, by any amount)."""
