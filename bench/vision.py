@@ -19,6 +19,7 @@ import statistics
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -33,17 +34,19 @@ from controller.vision.render import (  # noqa: E402
     Die, Lighting, Scene, fitting_camera, match_truth, random_scene, render, render_empty, visible_tops)
 
 
-def calibrated(layout, tilt: float, yaw: float, lighting: Lighting):
-    """Calibrate as a user would: empty mat, then single dice for the shadows' tint and the
-    silhouettes' edge offset."""
-    cam = fitting_camera(layout, tilt_deg=tilt, yaw_deg=yaw)
-    prof = calibrate_mat(render_empty(Scene(layout, camera=cam, lighting=lighting)), layout)
+def calibrated(layout, tilt: float, yaw: float, lighting: Lighting, hfov: float = 66.0,
+               given_hfov: float | None = None):
+    """Calibrate as a user would: empty mat, then single dice for the focal length (where the markers
+    could not tell it), the shadows' tint and the silhouettes' edge offset. ``hfov``: the camera's
+    true field of view; ``given_hfov``: the one given by hand (``bitbox calibrate mat --hfov``)."""
+    cam = fitting_camera(layout, tilt_deg=tilt, yaw_deg=yaw, hfov_deg=hfov)
+    prof = calibrate_mat(render_empty(Scene(layout, camera=cam, lighting=lighting)), layout, hfov_deg=given_hfov)
     calibrate_dice(layout, prof, render(random_scene(layout, 12, seed=999, camera=cam, lighting=lighting)).image)
     return prof, cam
 
 
-def scene_params(rng):
-    tilt = float(rng.uniform(0, 20))
+def scene_params(rng, max_tilt: float = 20.0):
+    tilt = float(rng.uniform(0, max_tilt))
     yaw = float(rng.uniform(0, 360))
     lighting = Lighting(gradient=float(rng.uniform(0, 0.3)), shadow=float(rng.uniform(0.15, 0.4)),
                         glare=int(rng.integers(0, 3)), blur_sigma=float(rng.uniform(0.5, 1.0)),
@@ -53,16 +56,19 @@ def scene_params(rng):
 
 def positions(layout, n_scenes: int, seed: int, misread_dir: Path | None = None,
               shadows: tuple[float, float] | None = None, learn_tint: bool = True,
-              follow: bool = True, lamp: float | None = None) -> dict[str, float]:
+              follow: bool = True, lamp: float | None = None, hfov: float = 66.0,
+              given_hfov: float | None = None, max_tilt: float = 20.0) -> dict[str, Any]:
     """Position, level and face figures of each scene's first still snapshot; ``shadows`` (darkness,
     tint) replaces the random shadows, and the dice are calibrated under that light (``learn_tint``)
     or under light of one colour. ``follow=False``: the analyser alone, without the table watcher
     learning a tint the calibration did not see. ``lamp``: a lamp lit after calibration makes the
-    scenes that much brighter on one side (a gradient of 0.5 across the frame)."""
+    scenes that much brighter on one side (a gradient of 0.5 across the frame). ``hfov``, ``given_hfov``
+    and ``max_tilt``: the lens, see :func:`calibrated`, and the camera's largest tilt."""
     rng = np.random.default_rng(seed)
     on, off, levels, faces, found_n, truth_n, extra, occluded = [], [], [], [], 0, 0, 0, 0
+    lenses = []
     for k in range(n_scenes):
-        tilt, yaw, lighting = scene_params(rng)
+        tilt, yaw, lighting = scene_params(rng, max_tilt)
         if shadows is not None:
             lighting = dataclasses.replace(lighting, shadow=shadows[0], shadow_tint=shadows[1])
         if lamp is not None:
@@ -70,7 +76,8 @@ def positions(layout, n_scenes: int, seed: int, misread_dir: Path | None = None,
         calibration_light = Lighting()
         if shadows is not None and learn_tint:
             calibration_light = Lighting(shadow=shadows[0], shadow_tint=shadows[1])
-        prof, cam = calibrated(layout, tilt, yaw, calibration_light)
+        prof, cam = calibrated(layout, tilt, yaw, calibration_light, hfov, given_hfov)
+        lenses.append(prof.camera.hfov_deg)
         analyser = FrameAnalyser(layout, prof)
         naive = FrameAnalyser(layout, prof, parallax=False)
         scene = random_scene(layout, 18, seed=seed * 100 + k, temples=True, camera=cam, lighting=lighting)
@@ -102,7 +109,7 @@ def positions(layout, n_scenes: int, seed: int, misread_dir: Path | None = None,
         "rms_on": float(np.sqrt(np.mean(np.square(on)))), "rms_off": float(np.sqrt(np.mean(np.square(off)))),
         "p95_on": float(np.percentile(on, 95)), "found": found_n / truth_n, "extra": extra,
         "levels": float(np.mean(levels)), "faces": float(np.mean(faces)), "dice": truth_n,
-        "not_still": occluded,
+        "not_still": occluded, "lenses": lenses,
     }
 
 
@@ -248,6 +255,14 @@ def main() -> None:
     print(f"  a lamp lit after calibration, the mat up to 35 % brighter on one side: found {q['found']:.1%}, "
           f"{q['extra']} spurious, RMS {q['rms_on']:.2f} mm, levels right {q['levels']:.1%}, "
           f"snapshots taken for a hand {q['not_still']}")
+    print("  lenses other than the 66 degrees assumed, not calibrated, the camera tilted 0-5 deg (too little for the")
+    print("  markers to tell the focal length: the dice's parallax measures it)")
+    for fov in (50.0, 78.0, 90.0, 102.0):
+        for given, how in ((66.0, "left at 66 deg (--hfov 66)"), (None, "measured")):
+            q = positions(layout, max(1, args.scenes // 2), seed=1, hfov=fov, given_hfov=given, max_tilt=5.0)
+            lens = "" if given else f" ({min(q['lenses']):.0f}-{max(q['lenses']):.0f} deg)"
+            print(f"    {fov:.0f} deg, {how}{lens}: RMS {q['rms_on']:.2f} mm, levels right {q['levels']:.1%}, "
+                  f"faces right {q['faces']:.1%}, {q['extra']} spurious")
     s = speed(layout, 20)
     print("speed: still 1280x720 frame, 20 dice -> TableSnapshot, one core (cv2.setNumThreads(1)):")
     print(f"  cold, every die found and read: {s['cold']:.1f} ms (dice finder, on clusters of touching dice only: {s['cold_finder']:.1f} ms)")

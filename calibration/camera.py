@@ -18,9 +18,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     cam = subparsers.add_parser(
         "camera", help="measure the camera's lens from views of a ChArUco board (optional)",
         description="Measure the lens (focal length, distortion) from 10-20 views of a printed ChArUco "
-        "board held at different angles. Optional: without it a 66 degree field of view is assumed, "
-        "which is close for the Raspberry Pi Camera Module 3 but makes the height correction less exact. "
-        "Use --board-out first to print the board.")
+        "board held at different angles. Optional: without it the focal length is measured from the "
+        "mat's markers (a tilted camera) or the dice's parallax (bitbox calibrate dice), and lens "
+        "distortion is left uncorrected. Use --board-out first to print the board.")
     cam.add_argument("--board-out", type=Path, metavar="FILE.png|FILE.pdf",
                      help="write the ChArUco board to print (at 100 %%), then stop")
     cam.add_argument("--images", type=Path, metavar="DIR", help="folder of photos of the board")
@@ -37,8 +37,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     mat.add_argument("--layout", default="puxes", help="mat layout (default puxes)")
     mat.add_argument("--source", default="picamera2", help="camera source (default picamera2)")
     mat.add_argument("--frames", type=int, default=5, help="frames averaged for the empty mat (default 5)")
-    mat.add_argument("--hfov", type=float, default=66.0,
-                     help="horizontal field of view in degrees when the lens is not calibrated (default 66)")
+    mat.add_argument("--hfov", type=float,
+                     help="horizontal field of view in degrees, when the lens is not calibrated (default: "
+                     "measured from the markers when the camera is tilted, else from the dice by "
+                     "bitbox calibrate dice)")
     mat.add_argument("--max-error", type=float, default=2.0,
                      help="largest acceptable RMS reprojection error in pixels (default 2)")
     mat.set_defaults(handler=_cmd_mat)
@@ -47,7 +49,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "dice", help="measure the dice's size, body colours and shadows on the calibrated mat",
         description="Put a few dice of each colour on the calibrated mat, apart from one another. "
         "No stacks. Light the mat as for play: the tint of the shadows the dice cast is learnt, so that "
-        "shadows under a lamp in daylight are not taken for dice. Their silhouettes are measured against "
+        "shadows under a lamp in daylight are not taken for dice. Spread them from the middle of the mat "
+        "to its edges: where the lens is not calibrated and the markers could not tell its focal length "
+        "(a camera looking straight down), it is measured from how far each die's top is pushed away "
+        "from the camera's nadir. Their silhouettes are measured against "
         "the die size of hardware/dice.toml (this sets how heights, hence stacks, are told apart) and, "
         "with --colours, their body colours are stored in "
         "the profile under the names you give, in the order the dice are found from left to right.")
@@ -157,7 +162,10 @@ def _cmd_mat(args: argparse.Namespace) -> int:
     print(f"{len(profile.marker_pixels)} of {len(layout.markers)} markers found; "
           f"reprojection error RMS {profile.reprojection_rms_px:.2f} px, worst {profile.reprojection_max_px:.2f} px")
     print(f"camera {cam.height_mm:.0f} mm above the mat, over ({cam.nadir_mm[0]:.0f}, {cam.nadir_mm[1]:.0f}) mm, "
-          f"tilted {cam.tilt_deg:.1f} degrees; lens {'calibrated' if cam.intrinsics_calibrated else 'assumed'}")
+          f"tilted {cam.tilt_deg:.1f} degrees")
+    print(f"lens: {profile.describe_lens()}" + (
+        " until bitbox calibrate dice measures it (the camera looks too straight down for the markers to tell)"
+        if profile.lens == "assumed" else ""))
     print(f"rectified view: {profile.px_per_mm:g} px/mm")
     if profile.reprojection_rms_px > args.max_error:
         raise CommandError(f"the reprojection error ({profile.reprojection_rms_px:.2f} px) is above "
@@ -188,6 +196,10 @@ def _cmd_dice(args: argparse.Namespace) -> int:
         raise CommandError("no die found on the mat: put a few dice on it, apart from one another")
     print(f"{len(dice)} dice found; heights of their top faces: "
           f"{np.median([d.height_mm for d in dice]):.1f} mm (expected {profile.die_edge_mm:g} mm)")
+    print(f"lens: {profile.describe_lens()}; camera {profile.camera.height_mm:.0f} mm above the mat")
+    if profile.lens == "assumed":
+        print("  the dice could not tell the focal length: spread them from the middle of the mat to its edges "
+              "and calibrate the dice again, or calibrate the lens (bitbox calibrate camera)")
     print(f"silhouette edge offset: {profile.edge_offset_px:.2f} px (corrects the measured heights)")
     b, g, r = profile.shadow_tint
     if is_neutral(profile.shadow_tint):

@@ -59,7 +59,7 @@ def register(subparsers: Any) -> None:
         "pixoid: placement: the number wheel of the placing colour picks a free start Pix (numbered on the "
         "dashboard) and ready places it. Programming: direction and number wheels, then ready to lock. "
         "puxes: the camera watches the calibrated mat (bitbox calibrate mat --layout puxes, then bitbox "
-        "calibrate faces); each time the table is still the referee calls what happened, stores it, and "
+        "calibrate dice --layout puxes and bitbox calibrate faces); each time the table is still the referee calls what happened, stores it, and "
         "shows it on the dashboard's Table page, where questions are answered and calls overruled "
         "with the token.",
     )

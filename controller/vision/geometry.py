@@ -21,6 +21,14 @@ import numpy as np
 #: Horizontal field of view assumed when the camera's intrinsics are not calibrated (Camera Module 3).
 DEFAULT_HFOV_DEG = 66.0
 
+#: The fields of view (degrees) searched for the one that explains what the camera sees: from a long
+#: lens to the Camera Module 3 Wide's 102 degrees and beyond.
+HFOV_RANGE_DEG = (30.0, 140.0)
+
+#: The markers tell the focal length when a focal length this much shorter or longer explains their
+#: corners clearly worse (see :func:`solve_pose_and_lens`).
+LENS_PROBE = 0.15
+
 
 def assumed_intrinsics(image_size: tuple[int, int], hfov_deg: float = DEFAULT_HFOV_DEG) -> np.ndarray:
     """A pinhole camera matrix for an uncalibrated camera: centred principal point, square pixels."""
@@ -58,6 +66,11 @@ class CameraModel:
         """The point of the mat straight below the camera."""
         c = self.centre
         return float(c[0]), float(c[1])
+
+    @property
+    def hfov_deg(self) -> float:
+        """The horizontal field of view of the camera matrix (distortion aside)."""
+        return float(math.degrees(2 * math.atan(self.image_size[0] / 2 / self.K[0, 0])))
 
     @property
     def tilt_deg(self) -> float:
@@ -144,6 +157,92 @@ def solve_pose(mat_points: np.ndarray, image_points: np.ndarray, image_size: tup
         raise ValueError("the solved camera is below the mat: check the markers' ids and positions")
     err = np.linalg.norm(cam.project(obj) - image_points, axis=1)
     return PoseResult(cam, float(np.sqrt(np.mean(err ** 2))), float(err.max()), len(obj))
+
+
+def solve_pose_and_lens(mat_points: np.ndarray, image_points: np.ndarray, image_size: tuple[int, int]
+                        ) -> PoseResult | None:
+    """The pose and focal length (centred principal point, square pixels, no distortion) that best
+    explain the markers' corners, or None when the markers cannot tell the focal length.
+
+    A camera looking straight down at a flat mat sees it the same at any focal length from a matching
+    height, so only a tilted view tells it: there the corners are explained clearly worse (by at least
+    ``1.3 x + 0.05 px`` the best RMS error) at focal lengths ``LENS_PROBE`` shorter and longer. On
+    rendered mats that holds from about 6 degrees of tilt.
+    """
+    def pose(hfov: float) -> PoseResult:
+        return solve_pose(mat_points, image_points, image_size, None, None, hfov)
+
+    def rms(hfov: float) -> float:
+        try:
+            return pose(hfov).rms_px
+        except ValueError:
+            return math.inf
+
+    def at_focal(hfov: float, factor: float) -> float:
+        return math.degrees(2 * math.atan(math.tan(math.radians(hfov) / 2) / factor))
+
+    lo, hi = HFOV_RANGE_DEG
+    grid = np.arange(lo, hi + 1e-9, 5.0)
+    errors = [rms(float(h)) for h in grid]
+    i = int(np.argmin(errors))
+    if i in (0, len(grid) - 1) or not math.isfinite(errors[i]):
+        return None
+    a, b = float(grid[i - 1]), float(grid[i + 1])
+    golden = (math.sqrt(5) - 1) / 2
+    c, d = b - golden * (b - a), a + golden * (b - a)
+    fc, fd = rms(c), rms(d)
+    while b - a > 0.05:
+        if fc < fd:
+            b, d, fd = d, c, fc
+            c = b - golden * (b - a)
+            fc = rms(c)
+        else:
+            a, c, fc = c, d, fd
+            d = a + golden * (b - a)
+            fd = rms(d)
+    best = pose((a + b) / 2)
+    worse = 1.3 * best.rms_px + 0.05
+    if min(rms(at_focal(best.camera.hfov_deg, 1 - LENS_PROBE)),
+           rms(at_focal(best.camera.hfov_deg, 1 + LENS_PROBE))) < worse:
+        return None
+    return best
+
+
+def height_from_parallax(inner_mm: np.ndarray, outer_mm: np.ndarray, widths: np.ndarray, edge_mm: float
+                         ) -> tuple[float, float] | None:
+    """The camera height (mm) that the parallax of single dice shows, with its standard error as a share
+    of it; None when fewer than six dice, or dice too alike in their distance from the nadir, leave it
+    untold.
+
+    ``inner_mm`` and ``outer_mm``: each die's silhouette's extents away from the nadir on the mat plane;
+    ``widths``: the die's width in that direction in edges (1 along a side, up to 1.41 along a
+    diagonal). The base's near side is at the inner extent; the top face, at the edge's height ``e``,
+    reaches ``k = H / (H - e)`` times as far as its far side, so the outer extent is ``k`` times the
+    inner one plus the die's width, less what the silhouette's edge loses: the same for every die
+    along its sides, more at its corners (rounded on real dice, blurred on any). A plane through the
+    dice gives ``k``; a few dice far off it (a die touching another, a shadow) are left out.
+    """
+    w = np.asarray(widths, np.float64)
+    x = np.asarray(inner_mm, np.float64) + edge_mm * w
+    y = np.asarray(outer_mm, np.float64)
+    A = np.column_stack([x, w - 1, np.ones_like(x)])
+    keep = np.ones(len(x), bool)
+    fit = None
+    for _ in range(3):
+        if keep.sum() < 6 or np.linalg.matrix_rank(A[keep]) < 3:
+            return None
+        fit = np.linalg.lstsq(A[keep], y[keep], rcond=None)[0]
+        resid = y - A @ fit
+        spread = 1.4826 * float(np.median(np.abs(resid[keep])))
+        keep = np.abs(resid) <= max(3 * spread, 0.5)
+    if fit is None or keep.sum() < 6:
+        return None
+    resid = (y - A @ fit)[keep]
+    covariance = float(resid @ resid) / (int(keep.sum()) - 3) * np.linalg.pinv(A[keep].T @ A[keep])
+    k, se = float(fit[0]), math.sqrt(max(float(covariance[0, 0]), 0.0))
+    if k <= 1 + 2 * se:
+        return None
+    return k * edge_mm / (k - 1), se / (k - 1)
 
 
 def correct_parallax(plane_xy: np.ndarray, height_mm: float | np.ndarray, camera_centre: np.ndarray

@@ -18,13 +18,26 @@ import cv2
 import numpy as np
 
 from controller.paths import state_dir
-from controller.vision.geometry import CameraModel, Rectifier, native_scale, solve_pose
+from controller.vision.geometry import (
+    DEFAULT_HFOV_DEG, CameraModel, Rectifier, native_scale, solve_pose, solve_pose_and_lens)
 from controller.vision.mat import MatLayout, dice_colours
 from controller.vision.markers import detect_mat_markers
 from controller.vision.shadows import NEUTRAL, Tint, check_tint
 
 #: Margin around the mat kept in the rectified view, so dice just off the mat are still seen (mm).
 RECTIFY_MARGIN_MM = 40.0
+
+#: Where the camera's focal length came from (``TableProfile.lens``), as the commands say it. Without a
+#: calibrated lens it is measured: from the mat's markers when the camera is tilted enough to tell it,
+#: else from the dice's parallax by ``bitbox calibrate dice``; until then it is assumed.
+LENS_SOURCES = {
+    "calibrated": "calibrated (bitbox calibrate camera)",
+    "given": "given (--hfov)",
+    "markers": "measured from the mat's markers",
+    "dice": "measured from the dice's parallax",
+    "checked": "assumed; the dice's parallax agrees",
+    "assumed": "assumed",
+}
 
 
 class CalibrationError(ValueError):
@@ -95,9 +108,24 @@ class TableProfile:
     margin_mm: float = RECTIFY_MARGIN_MM
     edge_offset_px: float = 0.5                      # silhouette edge beyond the last pixel centre
     shadow_tint: Tint = NEUTRAL                      # how shadows darken blue, green, red (see shadows.py)
+    lens: str = "assumed"                            # where the focal length came from (LENS_SOURCES)
 
     def rectifier(self, layout: MatLayout) -> Rectifier:
         return Rectifier(self.camera, layout.width_mm, layout.height_mm, self.px_per_mm, self.margin_mm)
+
+    def marker_points(self, layout: MatLayout) -> tuple[np.ndarray, np.ndarray]:
+        """The corners of the markers seen at calibration: on the mat (mm) and in the frame (px)."""
+        seen = [m for m in layout.markers if m.marker_id in self.marker_pixels]
+        if not seen:
+            raise CalibrationError(f"the {self.layout_name!r} profile holds no marker seen at calibration; "
+                                   f"calibrate again: bitbox calibrate mat --layout {self.layout_name}")
+        return (np.concatenate([m.corners() for m in seen]),
+                np.concatenate([np.asarray(self.marker_pixels[m.marker_id], np.float64) for m in seen]))
+
+    def describe_lens(self) -> str:
+        """The field of view and where it came from, e.g. ``88.5 degree field of view, measured from
+        the mat's markers``."""
+        return f"{self.camera.hfov_deg:.1f} degree field of view, {LENS_SOURCES[self.lens]}"
 
     def folder(self) -> Path:
         return camera_dir() / self.layout_name
@@ -112,7 +140,7 @@ class TableProfile:
             "colours": {k: list(v) for k, v in self.colours.items()},
             "marker_pixels": {str(k): v for k, v in self.marker_pixels.items()},
             "created": self.created, "margin_mm": self.margin_mm, "edge_offset_px": self.edge_offset_px,
-            "shadow_tint": list(self.shadow_tint),
+            "shadow_tint": list(self.shadow_tint), "lens": self.lens,
         }
         if self.background is not None:
             ok, png = cv2.imencode(".png", self.background)
@@ -130,12 +158,16 @@ class TableProfile:
         try:
             d: dict[str, Any] = json.loads(path.read_text())
             bg = cv2.imread(str(folder / "empty-mat.png"), cv2.IMREAD_COLOR)
-            return cls(d["layout"], CameraModel.from_json(d["camera"]), float(d["reprojection_rms_px"]),
+            camera = CameraModel.from_json(d["camera"])
+            lens = d.get("lens", "calibrated" if camera.intrinsics_calibrated else "assumed")
+            if lens not in LENS_SOURCES:
+                raise ValueError(f"lens {lens!r} is none of {', '.join(LENS_SOURCES)}")
+            return cls(d["layout"], camera, float(d["reprojection_rms_px"]),
                        float(d["reprojection_max_px"]), float(d["px_per_mm"]), float(d["die_edge_mm"]),
                        {k: tuple(v) for k, v in d["colours"].items()},
                        {int(k): v for k, v in d["marker_pixels"].items()}, bg, float(d.get("created", 0)),
                        float(d.get("margin_mm", RECTIFY_MARGIN_MM)), float(d.get("edge_offset_px", 0.5)),
-                       check_tint(d.get("shadow_tint", NEUTRAL)))
+                       check_tint(d.get("shadow_tint", NEUTRAL)), lens)
         except (KeyError, ValueError, TypeError) as exc:
             raise CalibrationError(f"{path} is damaged ({exc}); calibrate again: "
                                    f"bitbox calibrate mat --layout {layout_name}") from exc
@@ -149,12 +181,15 @@ def choose_scale(camera: CameraModel, layout: MatLayout) -> float:
 
 
 def calibrate_mat(empty_frame: np.ndarray, layout: MatLayout, intrinsics: Intrinsics | None = None,
-                  hfov_deg: float = 66.0, px_per_mm: float | None = None,
+                  hfov_deg: float | None = None, px_per_mm: float | None = None,
                   min_markers: int = 3) -> TableProfile:
     """Find the mat's markers in a frame of the empty mat, solve the camera's pose, and keep the
     rectified empty mat as the background.
 
-    Raises :class:`CalibrationError` when too few markers are visible.
+    The focal length comes from ``intrinsics``, else from ``hfov_deg``, else from the markers when the
+    camera is tilted enough for them to tell it; else :data:`DEFAULT_HFOV_DEG` is assumed until
+    :func:`controller.vision.pipeline.calibrate_dice` measures it. Raises :class:`CalibrationError`
+    when too few markers are visible.
     """
     h, w = empty_frame.shape[:2]
     found = detect_mat_markers(empty_frame, layout)
@@ -164,17 +199,22 @@ def calibrate_mat(empty_frame: np.ndarray, layout: MatLayout, intrinsics: Intrin
             f"missing {list(found.missing)}); at least {min_markers} are needed. Check that the whole mat "
             "is in view, evenly lit, and that the mat printed is the "
             f"{layout.name!r} layout")
-    K = dist = None
+    points = (found.mat_points, found.image_points, (w, h))
     if intrinsics is not None:
         if intrinsics.image_size != (w, h):
             intrinsics = intrinsics.scaled_to((w, h))
-        K, dist = intrinsics.K, intrinsics.dist
-    pose = solve_pose(found.mat_points, found.image_points, (w, h), K, dist, hfov_deg)
+        pose, lens = solve_pose(*points, intrinsics.K, intrinsics.dist), "calibrated"
+    elif hfov_deg is not None:
+        pose, lens = solve_pose(*points, None, None, hfov_deg), "given"
+    elif (measured := solve_pose_and_lens(*points)) is not None:
+        pose, lens = measured, "markers"
+    else:
+        pose, lens = solve_pose(*points, None, None, DEFAULT_HFOV_DEG), "assumed"
     scale = px_per_mm or choose_scale(pose.camera, layout)
     profile = TableProfile(
         layout.name, pose.camera, pose.rms_px, pose.max_px, scale, layout.die.edge_mm, dice_colours(),
         {mid: found.image_points[4 * i:4 * i + 4].tolist() for i, mid in enumerate(found.ids)},
-        None, time.time(), max(RECTIFY_MARGIN_MM, 2.5 * layout.die.edge_mm))
+        None, time.time(), max(RECTIFY_MARGIN_MM, 2.5 * layout.die.edge_mm), lens=lens)
     profile.background = profile.rectifier(layout).rectify(empty_frame)
     return profile
 
