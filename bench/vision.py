@@ -3,7 +3,8 @@
     python bench/vision.py [--scenes N] [--topples N] [--quick] [--no-real] [--verbose] [--misread DIR]
 
 Prints: position error (RMS, mm) with and without the parallax correction, under deep shadows tinted
-as a lamp's are in daylight, and under a lamp lit after calibration; milliseconds from a still 1280x720 frame with 20 dice to a TableSnapshot on
+as a lamp's are in daylight, under a lamp lit after calibration, with lenses whose focal length the
+markers cannot tell, and with frames as a USB webcam delivers them; milliseconds from a still 1280x720 frame with 20 dice to a TableSnapshot on
 one core; temple topples detected and false topples on still temples; top-face accuracy on the rendered
 dice; and, when the real photo sets are present (../shared/data), the face reader's figures from
 ``bitbox vision evaluate``.
@@ -18,6 +19,7 @@ import math
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -35,14 +37,37 @@ from controller.vision.render import (  # noqa: E402
 
 
 def calibrated(layout, tilt: float, yaw: float, lighting: Lighting, hfov: float = 66.0,
-               given_hfov: float | None = None):
+               given_hfov: float | None = None, image_size: tuple[int, int] = (1280, 720),
+               delivered: Callable[[np.ndarray], np.ndarray] | None = None):
     """Calibrate as a user would: empty mat, then single dice for the focal length (where the markers
     could not tell it), the shadows' tint and the silhouettes' edge offset. ``hfov``: the camera's
-    true field of view; ``given_hfov``: the one given by hand (``bitbox calibrate mat --hfov``)."""
-    cam = fitting_camera(layout, tilt_deg=tilt, yaw_deg=yaw, hfov_deg=hfov)
-    prof = calibrate_mat(render_empty(Scene(layout, camera=cam, lighting=lighting)), layout, hfov_deg=given_hfov)
-    calibrate_dice(layout, prof, render(random_scene(layout, 12, seed=999, camera=cam, lighting=lighting)).image)
+    true field of view; ``given_hfov``: the one given by hand (``bitbox calibrate mat --hfov``);
+    ``delivered``: what the camera's link does to a frame (see :func:`jpeg`)."""
+    delivered = delivered or (lambda image: image)
+    cam = fitting_camera(layout, image_size=image_size, tilt_deg=tilt, yaw_deg=yaw, hfov_deg=hfov)
+    prof = calibrate_mat(delivered(render_empty(Scene(layout, camera=cam, lighting=lighting))), layout,
+                         hfov_deg=given_hfov)
+    calibrate_dice(layout, prof,
+                   delivered(render(random_scene(layout, 12, seed=999, camera=cam, lighting=lighting)).image))
     return prof, cam
+
+
+def jpeg(quality: int) -> Callable[[np.ndarray], np.ndarray]:
+    """A frame as a webcam's Motion-JPEG delivers it (colour at half resolution both ways)."""
+    def delivered(image: np.ndarray) -> np.ndarray:
+        ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])
+        return cv2.imdecode(data, cv2.IMREAD_COLOR)
+    return delivered
+
+
+def yuyv(image: np.ndarray) -> np.ndarray:
+    """A frame as a webcam's uncompressed YUYV mode delivers it (colour at half resolution across)."""
+    ycc = cv2.cvtColor(image, cv2.COLOR_BGR2YCrCb)
+    h, w = image.shape[:2]
+    for c in (1, 2):
+        ycc[..., c] = cv2.resize(cv2.resize(ycc[..., c], (w // 2, h), interpolation=cv2.INTER_AREA), (w, h),
+                                 interpolation=cv2.INTER_LINEAR)
+    return cv2.cvtColor(ycc, cv2.COLOR_YCrCb2BGR)
 
 
 def scene_params(rng, max_tilt: float = 20.0):
@@ -57,13 +82,15 @@ def scene_params(rng, max_tilt: float = 20.0):
 def positions(layout, n_scenes: int, seed: int, misread_dir: Path | None = None,
               shadows: tuple[float, float] | None = None, learn_tint: bool = True,
               follow: bool = True, lamp: float | None = None, hfov: float = 66.0,
-              given_hfov: float | None = None, max_tilt: float = 20.0) -> dict[str, Any]:
+              given_hfov: float | None = None, max_tilt: float = 20.0, image_size: tuple[int, int] = (1280, 720),
+              delivered: Callable[[np.ndarray], np.ndarray] | None = None) -> dict[str, Any]:
     """Position, level and face figures of each scene's first still snapshot; ``shadows`` (darkness,
     tint) replaces the random shadows, and the dice are calibrated under that light (``learn_tint``)
     or under light of one colour. ``follow=False``: the analyser alone, without the table watcher
     learning a tint the calibration did not see. ``lamp``: a lamp lit after calibration makes the
     scenes that much brighter on one side (a gradient of 0.5 across the frame). ``hfov``, ``given_hfov``
-    and ``max_tilt``: the lens, see :func:`calibrated`, and the camera's largest tilt."""
+    and ``max_tilt``: the lens, see :func:`calibrated`, and the camera's largest tilt; ``image_size`` and
+    ``delivered``: the frames, see :func:`calibrated`."""
     rng = np.random.default_rng(seed)
     on, off, levels, faces, found_n, truth_n, extra, occluded = [], [], [], [], 0, 0, 0, 0
     lenses = []
@@ -76,12 +103,14 @@ def positions(layout, n_scenes: int, seed: int, misread_dir: Path | None = None,
         calibration_light = Lighting()
         if shadows is not None and learn_tint:
             calibration_light = Lighting(shadow=shadows[0], shadow_tint=shadows[1])
-        prof, cam = calibrated(layout, tilt, yaw, calibration_light, hfov, given_hfov)
+        prof, cam = calibrated(layout, tilt, yaw, calibration_light, hfov, given_hfov, image_size, delivered)
         lenses.append(prof.camera.hfov_deg)
         analyser = FrameAnalyser(layout, prof)
         naive = FrameAnalyser(layout, prof, parallax=False)
         scene = random_scene(layout, 18, seed=seed * 100 + k, temples=True, camera=cam, lighting=lighting)
         frame = render(scene)
+        if delivered is not None:
+            frame = dataclasses.replace(frame, image=delivered(frame.image))
         truth = visible_tops(list(frame.truth))
         if follow:
             watcher = TableWatcher(analyser)
@@ -263,6 +292,14 @@ def main() -> None:
             lens = "" if given else f" ({min(q['lenses']):.0f}-{max(q['lenses']):.0f} deg)"
             print(f"    {fov:.0f} deg, {how}{lens}: RMS {q['rms_on']:.2f} mm, levels right {q['levels']:.1%}, "
                   f"faces right {q['faces']:.1%}, {q['extra']} spurious")
+    print("  frames as a USB webcam delivers them (mat, dice and play alike)")
+    for delivered, size, how in ((jpeg(90), (1280, 720), "Motion-JPEG, quality 90"),
+                                 (jpeg(70), (1280, 720), "Motion-JPEG, quality 70"),
+                                 (yuyv, (1280, 720), "uncompressed (YUYV)"),
+                                 (yuyv, (640, 480), "uncompressed (YUYV), 640 x 480")):
+        q = positions(layout, max(1, args.scenes // 2), seed=1, image_size=size, delivered=delivered)
+        print(f"    {how}: RMS {q['rms_on']:.2f} mm, levels right {q['levels']:.1%}, faces right {q['faces']:.1%}, "
+              f"{q['extra']} spurious, found {q['found']:.1%}")
     s = speed(layout, 20)
     print("speed: still 1280x720 frame, 20 dice -> TableSnapshot, one core (cv2.setNumThreads(1)):")
     print(f"  cold, every die found and read: {s['cold']:.1f} ms (dice finder, on clusters of touching dice only: {s['cold_finder']:.1f} ms)")

@@ -5,7 +5,10 @@ Specs:
 * ``picamera2`` (or ``pi``, ``picamera2:1`` for the second camera): a Raspberry Pi camera through
   picamera2, asked for ``BGR888`` frames; a low-resolution stream serves the motion checks and a full
   frame is taken once the table is still. picamera2 is imported only here, when asked for.
-* ``0``, ``1``...: an OpenCV capture device (a USB webcam).
+* ``0``, ``1``...: an OpenCV capture device (a USB webcam), asked for 1280 x 720 frames
+  (``0:1920x1080`` asks for another size): left to itself OpenCV opens most webcams at 640 x 480,
+  where a die is too few pixels across to read reliably. On Linux OpenCV asks for an uncompressed
+  format (YUYV), slower than the webcam's Motion-JPEG but without its blocks around the dice's edges.
 * a video file: its frames in order.
 * a folder of images: the images in name order (``.png``, ``.jpg``...).
 * a single image file: that image, again and again.
@@ -19,11 +22,17 @@ from __future__ import annotations
 
 import abc
 import dataclasses
+import logging
 from pathlib import Path
 from typing import Any
 
 import cv2
 import numpy as np
+
+log = logging.getLogger(__name__)
+
+#: The frame size asked of a capture device when the spec names none.
+DEVICE_SIZE = (1280, 720)
 
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff")
 VIDEO_SUFFIXES = (".mp4", ".avi", ".mkv", ".mov", ".h264", ".webm", ".mjpeg")
@@ -95,6 +104,9 @@ class CaptureSource(FrameSource):
         if size is not None and isinstance(target, int):
             self.cap.set(cv2.CAP_PROP_FRAME_WIDTH, size[0])
             self.cap.set(cv2.CAP_PROP_FRAME_HEIGHT, size[1])
+            given = (int(self.cap.get(cv2.CAP_PROP_FRAME_WIDTH)), int(self.cap.get(cv2.CAP_PROP_FRAME_HEIGHT)))
+            if given != tuple(size):
+                log.warning("%s gives %dx%d frames, not the %dx%d asked for", self.name, *given, *size)
 
     def read(self) -> np.ndarray:
         ok, frame = self.cap.read()
@@ -203,8 +215,15 @@ def open_source(spec: str | int, size: tuple[int, int] | None = None) -> FrameSo
     if text in ("picamera2", "pi", "picamera") or text.startswith("picamera2:"):
         index = int(text.split(":", 1)[1]) if ":" in text else 0
         return Picamera2Source(index, size or (2304, 1296))
-    if text.isdigit():
-        return CaptureSource(int(text), size)
+    device, _, asked = text.partition(":")
+    if device.isdigit():
+        if asked:
+            width, x, height = asked.lower().partition("x")
+            if not (x and width.isdigit() and height.isdigit() and int(width) > 0 and int(height) > 0):
+                raise SourceError(f"{text!r}: a capture device with a frame size is DEVICE:WIDTHxHEIGHT, "
+                                  "e.g. 0:1920x1080")
+            size = (int(width), int(height))
+        return CaptureSource(int(device), size or DEVICE_SIZE)
     if text.startswith("render:"):
         from controller.vision.mat import load_layout
         from controller.vision.render import random_scene

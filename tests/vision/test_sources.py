@@ -73,6 +73,9 @@ def test_rendered_source_starts_with_the_empty_mat() -> None:
     ("/no/such/file.mp4", "no camera source"),
     ("render:chess", "no mat layout named 'chess'"),
     ("render:memodixe:x:y", "render:LAYOUT[:SEED][:empty]"),
+    ("0:big", "DEVICE:WIDTHxHEIGHT"),
+    ("0:1280x", "DEVICE:WIDTHxHEIGHT"),
+    ("0:0x720", "DEVICE:WIDTHxHEIGHT"),
 ])
 def test_clear_errors(spec: str, message: str) -> None:
     with pytest.raises((SourceError, ValueError), match=message.replace("[", r"\[").replace("]", r"\]")):
@@ -84,6 +87,8 @@ def test_empty_folder_and_missing_device(tmp_path: Path) -> None:
         open_source(str(tmp_path))
     with pytest.raises(SourceError, match="camera device 57 could not be opened"):
         open_source("57")
+    with pytest.raises(SourceError, match="camera device 57 could not be opened"):
+        open_source("57:1920x1080")
 
 
 def test_picamera2_missing_is_explained() -> None:
