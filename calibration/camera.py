@@ -46,7 +46,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     mat.set_defaults(handler=_cmd_mat)
 
     dice = subparsers.add_parser(
-        "dice", help="measure the dice's size, body colours and shadows on the calibrated mat",
+        "dice", help="measure the dice's size, body colours and shadows on the calibrated mat, and the "
+        "lens where the markers could not",
         description="Put a few dice of each colour on the calibrated mat, apart from one another. "
         "No stacks. Light the mat as for play: the tint of the shadows the dice cast is learnt, so that "
         "shadows under a lamp in daylight are not taken for dice. Spread them from the middle of the mat "
