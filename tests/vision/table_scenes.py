@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import dataclasses
 from functools import lru_cache
+from pathlib import Path
 
+import cv2
 import numpy as np
 
 from controller.vision.mat import MatLayout, load_layout
@@ -32,6 +34,16 @@ def profile_for(name: str, tilt_deg: float = 0.0, yaw_deg: float = 0.0) -> tuple
         calibrate_dice(lay, prof, render(random_scene(lay, 12, seed=99, camera=cam)).image)
         _PROFILES[key] = prof
     return _PROFILES[key], cam
+
+
+def write_calibration_frames(folder: Path, lay: MatLayout, cam: CameraSpec, lighting: Lighting) -> None:
+    """Three frames of the empty mat in ``folder/empty`` and three of 12 single dice in ``folder/dice``,
+    as the calibration commands read them from a folder source."""
+    for name, image in (("empty", render_empty(Scene(lay, camera=cam, lighting=lighting))),
+                        ("dice", render(random_scene(lay, 12, seed=99, camera=cam, lighting=lighting)).image)):
+        (folder / name).mkdir()
+        for i in range(3):
+            cv2.imwrite(str(folder / name / f"{i}.png"), image)
 
 
 def analyser_for(name: str, tilt_deg: float = 0.0, **kw: object) -> tuple[FrameAnalyser, CameraSpec]:

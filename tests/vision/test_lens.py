@@ -8,10 +8,9 @@ import math
 import re
 from pathlib import Path
 
-import cv2
 import numpy as np
 import pytest
-from table_scenes import match, rms
+from table_scenes import match, rms, write_calibration_frames
 
 from controller.cli import main
 from controller.vision.geometry import DEFAULT_HFOV_DEG, height_from_parallax, solve_pose_and_lens
@@ -114,13 +113,11 @@ def test_dice_huddled_under_the_camera_cannot_tell_it() -> None:
     assert profile.lens == "assumed" and profile.camera.hfov_deg == pytest.approx(DEFAULT_HFOV_DEG)
 
 
-def test_the_lens_is_kept_with_the_profile(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("BITBOX_STATE_DIR", str(tmp_path))
+def test_the_lens_is_kept_with_the_profile() -> None:
     layout, spec, profile = _calibrated(102.0, 15.0)
-    profile.save()
+    path = profile.save()
     loaded = TableProfile.load(layout.name)
     assert loaded.lens == "markers" and loaded.camera.hfov_deg == pytest.approx(profile.camera.hfov_deg)
-    path = tmp_path / "camera" / layout.name / "profile.json"
     data = json.loads(path.read_text())
     del data["lens"]                    # a profile saved before the lens was recorded
     path.write_text(json.dumps(data))
@@ -131,16 +128,10 @@ def test_the_lens_is_kept_with_the_profile(tmp_path: Path, monkeypatch: pytest.M
         TableProfile.load(layout.name)
 
 
-def test_bitbox_calibrate_says_where_the_focal_length_came_from(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
-    monkeypatch.setenv("BITBOX_STATE_DIR", str(tmp_path / "state"))
+def test_bitbox_calibrate_says_where_the_focal_length_came_from(tmp_path: Path,
+                                                                capsys: pytest.CaptureFixture[str]) -> None:
     layout = load_layout("puxes")
-    spec = fitting_camera(layout, hfov_deg=102.0)
-    for name, image in (("empty", render_empty(Scene(layout, camera=spec, lighting=LIGHT))),
-                        ("dice", render(random_scene(layout, 12, seed=99, camera=spec, lighting=LIGHT)).image)):
-        (tmp_path / name).mkdir()
-        for i in range(3):
-            cv2.imwrite(str(tmp_path / name / f"{i}.png"), image)
+    write_calibration_frames(tmp_path, layout, fitting_camera(layout, hfov_deg=102.0), LIGHT)
     assert main(["calibrate", "mat", "--layout", "puxes", "--source", str(tmp_path / "empty"), "--frames", "1"]) == 0
     out = capsys.readouterr().out
     assert "lens: 66.0 degree field of view, assumed until bitbox calibrate dice measures it" in out

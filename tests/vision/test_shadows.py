@@ -10,7 +10,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
-from table_scenes import match, rms
+from table_scenes import match, rms, write_calibration_frames
 
 from controller.cli import main
 from controller.vision.mat import load_layout
@@ -197,11 +197,7 @@ def test_bitbox_calibrate_dice_reports_the_shadows_tint(tmp_path: Path, capsys: 
     light = Lighting(shadow=0.5, shadow_tint=0.25)
     layout = load_layout("puxes")
     cam = fitting_camera(layout, tilt_deg=8.0, yaw_deg=30.0)
-    for name, image in (("empty", render_empty(Scene(layout, camera=cam, lighting=light))),
-                        ("dice", render(random_scene(layout, 12, seed=99, camera=cam, lighting=light)).image)):
-        (tmp_path / name).mkdir()
-        for i in range(3):
-            cv2.imwrite(str(tmp_path / name / f"{i}.png"), image)
+    write_calibration_frames(tmp_path, layout, cam, light)
     assert main(["calibrate", "mat", "--layout", "puxes", "--source", str(tmp_path / "empty"), "--frames", "3"]) == 0
     assert main(["calibrate", "dice", "--layout", "puxes", "--source", str(tmp_path / "dice")]) == 0
     out = capsys.readouterr().out
