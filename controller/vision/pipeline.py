@@ -888,7 +888,9 @@ def calibrate_dice(layout: MatLayout, profile: TableProfile, frame: np.ndarray) 
     def lens() -> None:
         if profile.lens in ("assumed", "checked", "dice") and (
                 measured := measure_lens(layout, profile, frame)) is not None:
-            profile.lens, pose = measured
+            verdict, pose = measured
+            if verdict == "dice" or profile.lens == "assumed":
+                profile.lens = verdict      # dice agreeing with dice measured before keep them "dice"
             profile.camera, profile.reprojection_rms_px, profile.reprojection_max_px = (
                 pose.camera, pose.rms_px, pose.max_px)
 

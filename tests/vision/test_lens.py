@@ -94,6 +94,10 @@ def test_the_dice_tell_the_focal_length_of_a_camera_looking_straight_down(hfov: 
     assert len(pairs) == len(tops)
     assert rms([d for *_, d in pairs]) < 1.5
     assert all(f.level == t.level and f.face.pips == t.top for f, t, _ in pairs)
+    # Calibrating the dice again, with other dice, measures it again: still from the dice.
+    calibrate_dice(layout, profile, render(random_scene(layout, 12, seed=98, camera=spec, lighting=LIGHT)).image)
+    assert profile.lens == "dice"
+    assert profile.camera.hfov_deg == pytest.approx(hfov, abs=6.0)
 
 
 def test_dice_that_agree_with_the_assumed_lens_leave_it() -> None:
