@@ -30,10 +30,21 @@ HFOV_RANGE_DEG = (30.0, 140.0)
 LENS_PROBE = 0.15
 
 
+def focal_px(width_px: float, hfov_deg: float) -> float:
+    """The focal length in pixels of a pinhole seeing ``hfov_deg`` across ``width_px``."""
+    return (width_px / 2) / math.tan(math.radians(hfov_deg) / 2)
+
+
+def hfov_of(width_px: float, focal: float) -> float:
+    """The horizontal field of view (degrees) of a pinhole with focal length ``focal`` px; the
+    inverse of :func:`focal_px`."""
+    return math.degrees(2 * math.atan(width_px / 2 / focal))
+
+
 def assumed_intrinsics(image_size: tuple[int, int], hfov_deg: float = DEFAULT_HFOV_DEG) -> np.ndarray:
     """A pinhole camera matrix for an uncalibrated camera: centred principal point, square pixels."""
     w, h = image_size
-    f = (w / 2) / math.tan(math.radians(hfov_deg) / 2)
+    f = focal_px(w, hfov_deg)
     return np.array([[f, 0, w / 2], [0, f, h / 2], [0, 0, 1]], dtype=np.float64)
 
 
@@ -70,7 +81,7 @@ class CameraModel:
     @property
     def hfov_deg(self) -> float:
         """The horizontal field of view of the camera matrix (distortion aside)."""
-        return float(math.degrees(2 * math.atan(self.image_size[0] / 2 / self.K[0, 0])))
+        return hfov_of(self.image_size[0], float(self.K[0, 0]))
 
     @property
     def tilt_deg(self) -> float:
@@ -178,9 +189,6 @@ def solve_pose_and_lens(mat_points: np.ndarray, image_points: np.ndarray, image_
         except ValueError:
             return math.inf
 
-    def at_focal(hfov: float, factor: float) -> float:
-        return math.degrees(2 * math.atan(math.tan(math.radians(hfov) / 2) / factor))
-
     lo, hi = HFOV_RANGE_DEG
     grid = np.arange(lo, hi + 1e-9, 5.0)
     errors = [rms(float(h)) for h in grid]
@@ -202,8 +210,8 @@ def solve_pose_and_lens(mat_points: np.ndarray, image_points: np.ndarray, image_
             fd = rms(d)
     best = pose((a + b) / 2)
     worse = 1.3 * best.rms_px + 0.05
-    if min(rms(at_focal(best.camera.hfov_deg, 1 - LENS_PROBE)),
-           rms(at_focal(best.camera.hfov_deg, 1 + LENS_PROBE))) < worse:
+    width, focal = image_size[0], float(best.camera.K[0, 0])
+    if min(rms(hfov_of(width, focal * (1 - LENS_PROBE))), rms(hfov_of(width, focal * (1 + LENS_PROBE)))) < worse:
         return None
     return best
 

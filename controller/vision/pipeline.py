@@ -37,8 +37,8 @@ from typing import Any, NamedTuple
 import cv2
 import numpy as np
 
-from controller.vision.geometry import (HFOV_RANGE_DEG, PoseResult, Rectifier, apply_parallax,
-                                        height_from_parallax, solve_pose)
+from controller.vision.geometry import (HFOV_RANGE_DEG, PoseResult, Rectifier, apply_parallax, focal_px,
+                                        height_from_parallax, hfov_of, solve_pose)
 from controller.vision.mat import MatLayout
 from controller.vision.pips import CANON as _CANON
 from controller.vision.profile import TableProfile, markers_moved
@@ -942,11 +942,11 @@ def measure_lens(layout: MatLayout, profile: TableProfile, frame: np.ndarray) ->
         if shown is None or shown[1] > 2 * LENS_HEIGHT_ERROR:
             return None
         height, error = shown
-        focal = (size[0] / 2) / math.tan(math.radians(hfov) / 2)
+        focal = focal_px(size[0], hfov)
         if error <= LENS_HEIGHT_ERROR and abs(height / analyser.H - 1) <= error / 2:
             break
         # Two thirds of the way (in ratio), so as not to overshoot on a die measured far off.
-        hfov = math.degrees(2 * math.atan(size[0] / 2 / (focal * (height / analyser.H) ** (2 / 3))))
+        hfov = hfov_of(size[0], focal * (height / analyser.H) ** (2 / 3))
         if not HFOV_RANGE_DEG[0] <= hfov <= HFOV_RANGE_DEG[1]:
             return None
     else:
@@ -954,8 +954,7 @@ def measure_lens(layout: MatLayout, profile: TableProfile, frame: np.ndarray) ->
     if abs(first.camera.height_mm / height - 1) <= LENS_EVIDENCE * error:
         return "checked", first
     # The last step the whole way: the dice measured here are measured well enough.
-    hfov = math.degrees(2 * math.atan(size[0] / 2 / (focal * height / analyser.H)))
-    return "dice", solve_pose(mat_points, image_points, size, None, None, hfov)
+    return "dice", solve_pose(mat_points, image_points, size, None, None, hfov_of(size[0], focal * height / analyser.H))
 
 
 def _column_medians(rows: np.ndarray) -> np.ndarray:

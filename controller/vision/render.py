@@ -24,7 +24,7 @@ import math
 import cv2
 import numpy as np
 
-from controller.vision.geometry import CameraModel, assumed_intrinsics
+from controller.vision.geometry import CameraModel, assumed_intrinsics, focal_px
 from controller.vision.mat import MatLayout, draw_mat
 
 #: Symbols drawn on DiXe-like faces (line-art stand-ins for the real icons, enough to tell apart).
@@ -524,7 +524,7 @@ def render_die_crop(top: int | str, px: int = 64, angle_deg: float = 0.0, tilt_d
     about 1.6 die widths across, the die centred. For face-reader tests."""
     size = px
     hfov = 40.0
-    f = (size * 4 / 2) / math.tan(math.radians(hfov) / 2)
+    f = focal_px(size * 4, hfov)
     height = f * edge_mm * 1.6 / size
     scene = Scene(layout=None, dice=(Die(50.0, 50.0, top, angle_deg, 1, edge_mm, body_bgr, ink_bgr),),
                   camera=CameraSpec(height_mm=height, tilt_deg=tilt_deg, yaw_deg=angle_deg + 30,
@@ -545,7 +545,7 @@ def fitting_camera(layout: MatLayout | None, image_size: tuple[int, int] = (1280
     """A camera straight over the mat's centre (or tilted), just high enough to see the whole mat
     filling ``fill`` of the frame."""
     W, H = (layout.width_mm, layout.height_mm) if layout else size_mm
-    f = (image_size[0] / 2) / math.tan(math.radians(hfov_deg) / 2)
+    f = focal_px(image_size[0], hfov_deg)
     height = max(W * f / (image_size[0] * fill), H * f / (image_size[1] * fill))
     return CameraSpec(height * (1 + 0.5 * math.sin(math.radians(tilt_deg))), tilt_deg, yaw_deg, None,
                       image_size, hfov_deg)
