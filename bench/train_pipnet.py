@@ -22,7 +22,6 @@ and with its centre, scale and turn jittered. Last line: ``validation_accuracy: 
 from __future__ import annotations
 
 import argparse
-import concurrent.futures
 import math
 import sys
 from pathlib import Path
@@ -90,7 +89,7 @@ def samples_of(args: tuple[ev.Sample, int, int]) -> list[tuple[np.ndarray, int]]
 
 def build(samples: list[ev.Sample], jitter: int, jobs: int) -> tuple[np.ndarray, np.ndarray]:
     xs, ys = [], []
-    with concurrent.futures.ProcessPoolExecutor(max_workers=jobs) as pool:
+    with ev.worker_pool(jobs) as pool:
         for crops in pool.map(samples_of, [(s, jitter, i) for i, s in enumerate(samples)], chunksize=4):
             for crop, label in crops:
                 xs.append(pipnet.features(crop, 1.0 / dice.CROP_MARGIN))

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import cv2
 import pytest
+from threadpoolctl import threadpool_info
 
 from controller.cli import CommandError, build_parser
 from controller.vision import evaluate as ev
@@ -82,6 +83,27 @@ def test_images_and_labels_folders_layout_and_limit(tmp_path, capsys):
 def test_crops_layout(capsys):
     out = run([str(FIXTURES / "chaseelliottpatterson"), "--jobs", "2"], capsys)
     assert "images: 18" in out
+
+
+def _threads_here(_: int) -> tuple[int, int]:
+    return cv2.getNumThreads(), max(pool["num_threads"] for pool in threadpool_info())
+
+
+def test_workers_read_on_one_thread_each_and_leave_the_caller_alone():
+    before = _threads_here(0)
+    with ev.worker_pool(2) as pool:
+        assert set(pool.map(_threads_here, range(4))) == {(1, 1)}
+    assert _threads_here(0) == before
+
+
+def test_results_do_not_depend_on_the_number_of_workers(tmp_path):
+    write_photo(tmp_path, "a", [(120, 120, 3, 10), (320, 140, 6, 40)])
+    write_photo(tmp_path, "b", [(200, 200, 5, 0)], lines=["4 0.5 0.5 0.2 0.2", "1 0.1 0.1 0.05 0.05"])
+    samples = ev.collect(tmp_path)
+    alone, shared = ev.evaluate(samples, jobs=1), ev.evaluate(samples, jobs=2)
+    assert (alone.labels, alone.found, alone.matched, alone.correct) == \
+        (shared.labels, shared.found, shared.matched, shared.correct)
+    assert alone.labels == 4 and alone.correct >= 2
 
 
 def test_matching_is_one_to_one_and_by_centre():
