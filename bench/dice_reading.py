@@ -21,9 +21,6 @@ import argparse
 import sys
 from pathlib import Path
 
-import cv2
-from threadpoolctl import threadpool_limits
-
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
@@ -58,8 +55,7 @@ def main() -> int:
     if not args.data.is_dir():
         print(f"no data at {args.data} (see shared/data/README.md)", file=sys.stderr)
         return 2
-    cv2.setNumThreads(1)            # as in the workers (--jobs 1 reads in this process)
-    threadpool_limits(1)
+    ev.one_thread()                 # as in the workers: --jobs 1 reads in this process
     held = ev.Result()
     print(f"{'set':32} {'split':10} {'images':>6} {'dice':>5} {'precision':>9} {'recall':>7} "
           f"{'accuracy':>8} {'unreadable':>10} {'ms/image':>8}")

@@ -226,10 +226,11 @@ def _counted(sample: Sample) -> Result:
     return result
 
 
-def _one_thread() -> None:
-    """Each worker process runs OpenCV and numpy's BLAS on one thread. Left alone, both start a
-    thread per core in every worker, and the workers fight over the cores: on 2 cores, 2 workers
-    read nell-byler's 200 photos in 26 s, one process in 16 s, and 2 single-threaded workers in 10 s."""
+def one_thread() -> None:
+    """Run OpenCV and numpy's BLAS on one thread in this process, as every worker does. Left alone,
+    both start a thread per core in every worker, and the workers fight over the cores: on 2 cores,
+    2 workers read nell-byler's 200 photos in 26 s, one process in 16 s, and 2 single-threaded
+    workers in 10 s."""
     cv2.setNumThreads(1)
     threadpool_limits(1)
 
@@ -239,7 +240,7 @@ def worker_pool(jobs: int) -> concurrent.futures.ProcessPoolExecutor:
     afresh rather than forked: a forked copy of a process whose OpenCV or BLAS threads have run can
     hang when told to change its number of threads."""
     return concurrent.futures.ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("spawn"),
-                                                  initializer=_one_thread)
+                                                  initializer=one_thread)
 
 
 def evaluate(samples: Iterable[Sample], jobs: int = 1) -> Result:
