@@ -59,9 +59,9 @@ def register(subparsers: Any) -> None:
         "pixoid: placement: the number wheel of the placing colour picks a free start Pix (numbered on the "
         "dashboard) and ready places it. Programming: direction and number wheels, then ready to lock. "
         "puxes: the camera watches the calibrated mat (bitbox calibrate mat --layout puxes, then bitbox "
-        "calibrate dice --layout puxes and bitbox calibrate faces); each time the table is still the referee calls what happened, stores it, and "
-        "shows it on the dashboard's Table page, where questions are answered and calls overruled "
-        "with the token.",
+        "calibrate dice --layout puxes and bitbox calibrate faces); each time the table is still the "
+        "referee calls what happened, stores it, and shows it on the dashboard's Table page, where "
+        "questions are answered and calls overruled with the token.",
     )
     play.add_argument("game", choices=("pixoid", "puxes"), help="the game to play")
     play.add_argument("--config", type=Path, help="a TOML configuration file (see docs/service.md)")
