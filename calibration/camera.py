@@ -34,7 +34,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="With the empty mat in view (no dice, no hands), find its ArUco markers, solve the "
         "camera's position over the mat, report the reprojection error, and store the empty mat's image "
         "(the background dice stand out from). Run again whenever the camera or the mat moves.")
-    mat.add_argument("--layout", default="puxes", help="mat layout (default puxes)")
+    mat.add_argument("--layout", default=None, help="mat layout (default: the first camera game's mat)")
     mat.add_argument("--source", default="picamera2", help="camera source (default picamera2)")
     mat.add_argument("--frames", type=int, default=5, help="frames averaged for the empty mat (default 5)")
     mat.add_argument("--hfov", type=float,
@@ -57,7 +57,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "the die size of hardware/dice.toml (this sets how heights, hence stacks, are told apart) and, "
         "with --colours, their body colours are stored in "
         "the profile under the names you give, in the order the dice are found from left to right.")
-    dice.add_argument("--layout", default="puxes", help="mat layout (default puxes)")
+    dice.add_argument("--layout", default=None, help="mat layout (default: the first camera game's mat)")
     dice.add_argument("--source", default="picamera2", help="camera source (default picamera2)")
     dice.add_argument("--colours", nargs="+", metavar="NAME",
                       help="colour names, one per die from left to right (e.g. white red red blue)")
@@ -149,12 +149,13 @@ def _grab_average(source_spec: str, frames: int) -> np.ndarray:
 
 def _cmd_mat(args: argparse.Namespace) -> int:
     from controller.cli import CommandError
+    from controller.games import default_mat
     from controller.vision.mat import MatLayoutError, load_layout
     from controller.vision.profile import CalibrationError, Intrinsics, calibrate_mat
     from controller.vision.sources import SourceError
 
     try:
-        layout = load_layout(args.layout)
+        layout = load_layout(args.layout or default_mat())
         frame = _grab_average(args.source, args.frames)
         profile = calibrate_mat(frame, layout, Intrinsics.load(), args.hfov)
     except (MatLayoutError, SourceError, CalibrationError, ValueError) as exc:
@@ -178,6 +179,7 @@ def _cmd_mat(args: argparse.Namespace) -> int:
 
 def _cmd_dice(args: argparse.Namespace) -> int:
     from controller.cli import CommandError
+    from controller.games import default_mat
     from controller.vision.mat import MatLayoutError, load_layout
     from controller.vision.pipeline import calibrate_dice
     from controller.vision.profile import CalibrationError, TableProfile
@@ -185,7 +187,7 @@ def _cmd_dice(args: argparse.Namespace) -> int:
     from controller.vision.sources import SourceError
 
     try:
-        layout = load_layout(args.layout)
+        layout = load_layout(args.layout or default_mat())
         profile = TableProfile.load(layout.name)
         frame = _grab_average(args.source, 3)
         analyser = calibrate_dice(layout, profile, frame)

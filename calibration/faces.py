@@ -20,6 +20,7 @@ from collections.abc import Callable, Sequence
 import cv2
 import numpy as np
 
+from controller.games import default_mat
 from controller.vision import dice as _dice
 from controller.vision.faces import FaceLibrary, check_name
 from controller.vision.pipeline import FrameAnalyser
@@ -196,7 +197,7 @@ def _run(args: argparse.Namespace) -> int:
     faces = [f.strip() for f in args.faces.split(",") if f.strip()]
     try:
         check_names(args.die, faces)            # before the camera is opened
-        analyser = _mat_analyser(args.layout)
+        analyser = _mat_analyser(args.layout or default_mat())
         with _frame_source(args.source) as source:
             library = calibrate(args.die, faces, source.read, input, die_size_px=args.die_size,
                                 analyser=analyser)
@@ -225,8 +226,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--source", default="picamera2",
                         help="picamera2 (default), a device number, or a folder of photos (one per face, "
                         "in the order of --faces, sorted by name) or one image")
-    parser.add_argument("--layout", default="puxes",
-                        help="the calibrated mat to show the die on (default puxes); without a calibrated "
+    parser.add_argument("--layout", default=None,
+                        help="the calibrated mat to show the die on (default: the first camera game's mat); "
+                        "without a calibrated "
                         "mat the die is found in the plain picture and must be shown in its middle")
     parser.add_argument("--die-size", type=float, default=None,
                         help="side of a die in pixels, when no mat is calibrated (found automatically otherwise)")

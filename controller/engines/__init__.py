@@ -11,6 +11,7 @@ library, so a reader can learn a game from its engine alone.
 from __future__ import annotations
 
 import importlib
+import pkgutil
 from typing import Any, Mapping
 
 from controller.engines.core import (
@@ -30,11 +31,10 @@ from controller.engines.core import (
     play_out,
 )
 
-#: Engine modules; each defines one :class:`Game` subclass and registers it with :func:`register`.
-ENGINE_MODULES: tuple[str, ...] = (
-    "controller.engines.pixoid",
-    "controller.engines.puxes",
-)
+#: The package every game's engine is a subpackage of; each defines one :class:`Game` subclass and
+#: registers it with :func:`register` when imported. An engine kept elsewhere registers itself
+#: the same way when its module is imported.
+ENGINE_PACKAGE = __name__
 
 _GAMES: dict[str, type[Game[Any]]] = {}
 _loaded = False
@@ -50,12 +50,9 @@ def _load() -> None:
     global _loaded
     if _loaded:
         return
-    for name in ENGINE_MODULES:
-        try:
-            importlib.import_module(name)
-        except ModuleNotFoundError as exc:
-            if exc.name != name:
-                raise
+    for info in pkgutil.iter_modules(__path__, prefix=f"{ENGINE_PACKAGE}."):
+        if info.ispkg:
+            importlib.import_module(info.name)
     _loaded = True
 
 

@@ -12,7 +12,10 @@ from __future__ import annotations
 import dataclasses
 import tomllib
 from pathlib import Path
-from typing import Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping, Protocol
+
+if TYPE_CHECKING:
+    from controller.vision.snapshot import TableSnapshot
 
 from controller.engines.core import Event, Game
 
@@ -109,3 +112,43 @@ class Question:
 
     def to_json(self) -> dict[str, Any]:
         return {"question_id": self.question_id, "text": self.text, "choices": list(self.choices), "reason": self.reason}
+
+
+class TableReferee(Protocol):
+    """What the table service asks of a game's referee (one referee per game being refereed).
+
+    The referee decides in memory; the service stores each call and question before announcing it,
+    and puts the referee back with :meth:`restore` when the log cannot be written.
+    """
+
+    game: Game[Any]
+    config: RefereeConfig
+    calls: list[Call]
+    questions: dict[int, Question]
+
+    def observe(self, snapshot: TableSnapshot) -> list[Call | Question]:
+        """The table came to rest: the calls made and the questions asked."""
+        ...
+
+    def answer(self, question_id: int, choice: str) -> list[Call | Question]:
+        """The players' answer to a question: the calls it completes (and any new question)."""
+        ...
+
+    def overrule(self, call_id: int, decision: str) -> Call:
+        """Replace call ``call_id`` with one of its alternatives; raises :class:`RefereeError`."""
+        ...
+
+    def player_action(self, player: int, action: Any) -> Call:
+        """A choice a camera cannot see (announced on the page), checked by the engine."""
+        ...
+
+    def checkpoint(self) -> Any:
+        """Everything :meth:`restore` needs to undo the decisions taken after it."""
+        ...
+
+    def restore(self, checkpoint: Any) -> None:
+        ...
+
+    def prompt(self) -> str:
+        """What the table waits for, in a sentence."""
+        ...

@@ -1,4 +1,10 @@
-"""The console's commands: ``bitbox demo``, ``play``, ``serve``, ``replay``, ``export`` and ``games``."""
+"""The console's commands: ``bitbox demo``, ``play``, ``serve``, ``replay``, ``export`` and ``games``.
+
+The games themselves come from the registry (:mod:`controller.games`): the commands' choices, their
+game options and their help are read from each game's declaration, and a game is played on the
+wheels (:func:`controller.service.runner.run_service`) or refereed from the table camera
+(:func:`controller.service.table_runner.run_table_service`) as it declares.
+"""
 
 from __future__ import annotations
 
@@ -11,80 +17,97 @@ from pathlib import Path
 from typing import Any
 
 from controller.cli import CommandError
+from controller.games import DemoRequest, GameSpec, SpecError, game as game_spec, games as all_games
 from controller.paths import state_dir
 from controller.service.config import ConfigError, PlayerConfig, ServiceConfig, load_config
 from controller.service.runner import RunOptions, ServiceError, run_service
 from controller.service.store import GameStore, StoreError
 
-#: Controller ids of the demo's simulated controllers, one per colour.
-DEMO_CONTROLLERS = ["red", "blue", "green", "yellow"]
-DEMO_NAMES = ["Ada", "Brice", "Chloé", "Dinesh"]
+#: Options that only a way of playing has, and the words that say which.
+MODE_OPTIONS: dict[str, tuple[str, ...]] = {
+    "wheels": ("backend", "controllers", "bot", "terminal"),
+    "camera": ("source", "layout", "fps"),
+}
+MODE_WORDS = {"wheels": "played on the wheels", "camera": "refereed by the table camera"}
+
+
+def games_listing() -> str:
+    """The registered games, one line each, for ``--help``."""
+    return "games:\n" + "\n".join(f"  {spec.help_line()}" for spec in all_games())
 
 
 def register(subparsers: Any) -> None:
+    specs = all_games()
+    names = [spec.name for spec in specs]
+    default = names[0]
+    formatter = argparse.RawDescriptionHelpFormatter
+
     demo = subparsers.add_parser(
         "demo",
-        help="watch a whole game played by bots (Pixoid on simulated controllers, or PuXes on a simulated table)",
-        description="pixoid (the default): bots turn simulated controller wheels and press ready, through the "
-        "same path as real controllers: programs are locked, revealed and resolved, the dashboard shows it "
-        "live and the terminal prints the board turn by turn. An interrupted Pixoid demo resumes where it "
-        "stopped when run again with the same options. "
-        "puxes: two bots play PuXes on a simulated table; frames rendered from it are the camera, and go "
-        "through the same path as a real table: the camera pipeline, the referee, the event log, the "
-        "dashboard's Table page (questions are answered by the players at the simulated table). "
-        "Either ends by itself when the game is over and prints the result.",
+        help="watch a whole game played by bots (simulated controllers or a simulated table)",
+        description="Watch a whole game played by bots, through the same path as a real one. A game played "
+        "on the wheels: bots turn simulated controller wheels and press ready; programs are locked, revealed "
+        "and resolved, the dashboard shows it live and the terminal prints the board turn by turn (an "
+        "interrupted demo resumes where it stopped when run again with the same options). A game refereed "
+        "by the camera: bots play on a simulated table whose rendered frames are the camera, through the "
+        "camera pipeline, the referee, the event log and the dashboard's Table page. Either ends by itself "
+        f"when the game is over and prints the result.\n\n{games_listing()}",
+        epilog=None, formatter_class=formatter,
     )
-    demo.add_argument("game", nargs="?", choices=("pixoid", "puxes"), default="pixoid",
-                      help="the game to watch (default pixoid)")
+    demo.add_argument("game", nargs="?", choices=names, default=default, metavar="GAME",
+                      help=f"the game to watch: {', '.join(names)} (default {default})")
     demo.add_argument("--seed", type=int, default=1, help="the game's seed (default 1)")
-    demo.add_argument("--players", type=int, choices=(3, 4), default=None,
-                      help="Pixoid: 3 or 4 players (default 4)")
-    demo.add_argument("--short", action="store_true", help="the short game (one round, 12 cubes wins)")
+    demo.add_argument("--players", type=int, default=None, help="how many players (default: the game's usual count)")
+    _add_game_options(demo, specs, demo_only=True)
     demo.add_argument("--speed", type=float, default=1.0,
                       help="pace: 1 is table pace, 4 four times faster, 0 no pauses at all (default 1)")
     demo.add_argument("--turns", type=int, default=None, metavar="N",
-                      help="stop after N turns (a Pixoid game stays saved and resumes next time; "
-                      "the PuXes demo starts afresh each run)")
+                      help="stop after N turns (a game on the wheels stays saved and resumes next time; "
+                      "a table demo starts afresh each run)")
     demo.add_argument("--until-over", action="store_true", help="play until the game is over (the default)")
     demo.add_argument("--keep-serving", action="store_true", help="keep the dashboard up after the game")
     demo.add_argument("--new", action="store_true", help="start a new game even if an interrupted one is saved")
-    _add_common(demo, default_db="demo.db", default_port=8080)
+    _add_common(demo, default_db=None, default_port=8080,
+                db_note="demo.db, or demo-GAME.db for a game other than the first,")
     demo.set_defaults(handler=cmd_demo)
 
     play = subparsers.add_parser(
         "play",
-        help="referee a live game: Pixoid with controllers, PuXes with the table camera",
+        help="referee a live game: on the controllers' wheels or with the table camera",
         description="Referee a live game. Players, controllers and options come from --config (TOML) and/or "
         "the options below (which win). A game left unfinished in the event log is resumed unless --new. "
-        "pixoid: placement: the number wheel of the placing colour picks a free start Pix (numbered on the "
-        "dashboard) and ready places it. Programming: direction and number wheels, then ready to lock. "
-        "puxes: the camera watches the calibrated mat (bitbox calibrate mat --layout puxes, then bitbox "
-        "calibrate dice --layout puxes and bitbox calibrate faces); each time the table is still the "
-        "referee calls what happened, stores it, and shows it on the dashboard's Table page, where "
-        "questions are answered and calls overruled with the token.",
+        "A game played on the wheels reads the controllers (--backend, --controllers); each game's page in "
+        "the docs says what the wheels and the ready button mean. A game refereed by the table camera watches "
+        "the calibrated mat (bitbox calibrate mat --layout MAT, then bitbox calibrate dice --layout MAT and "
+        "bitbox calibrate faces); each time the table is still the referee calls what happened, stores it, and "
+        "shows it on the dashboard's Table page, where questions are answered and calls overruled with the "
+        f"token.\n\n{games_listing()}",
+        formatter_class=formatter,
     )
-    play.add_argument("game", choices=("pixoid", "puxes"), help="the game to play")
+    play.add_argument("game", choices=names, metavar="GAME", help=f"the game to play: {', '.join(names)}")
     play.add_argument("--config", type=Path, help="a TOML configuration file (see docs/service.md)")
-    play.add_argument("--players", type=int, choices=(2, 3, 4), help="players: Pixoid 3 or 4, PuXes 2 to 4")
-    play.add_argument("--short", action="store_true", default=None, help="the short game")
+    play.add_argument("--players", type=int, help="how many players (each game's range is listed above)")
+    _add_game_options(play, specs, demo_only=False)
     play.add_argument("--seed", type=int, help="the game's seed")
-    play.add_argument("--backend", choices=("sim", "gpio", "serial"), help="how controllers are read")
-    play.add_argument("--controllers", help="controller ids, one per colour in order red,blue,green,yellow")
     play.add_argument("--name", action="append", default=None, metavar="NAME",
                       help="a player's name, in seat order (repeat for each seat)")
-    play.add_argument("--bot", action="append", type=int, default=None, metavar="SEAT",
-                      help="give seat SEAT (0-based) to a bot (repeatable)")
-    play.add_argument("--terminal", action="store_true", help="redraw the board in the terminal (for SSH)")
-    play.add_argument("--source", default=None,
-                      help="PuXes: the camera: picamera2, a device number, a video file or a folder of images "
-                      "(default: [table] source of the config file, else picamera2)")
-    play.add_argument("--layout", default=None, help="PuXes: the mat (default puxes: hardware/mats/puxes.toml)")
-    play.add_argument("--fps", type=float, default=None,
-                      help="PuXes: frame rate of a recorded source (video file, image folder) (default 15)")
     play.add_argument("--option", action="append", default=None, metavar="KEY=VALUE",
-                      help="PuXes: a game option, VALUE in JSON or plain text, e.g. --option mode=blitz "
-                      "--option cliff=true (repeatable; see docs/puxes.md, Variants)")
+                      help="a game option, VALUE in JSON or plain text, e.g. --option mode=blitz "
+                      "--option cliff=true (repeatable; each game's docs list its options)")
     play.add_argument("--new", action="store_true", help="start a new game even if an unfinished one is saved")
+    wheels = play.add_argument_group("games played on the wheels")
+    wheels.add_argument("--backend", choices=("sim", "gpio", "serial"), help="how controllers are read")
+    wheels.add_argument("--controllers", help="controller ids, one per colour in order red,blue,green,yellow")
+    wheels.add_argument("--bot", action="append", type=int, default=None, metavar="SEAT",
+                        help="give seat SEAT (0-based) to a bot (repeatable)")
+    wheels.add_argument("--terminal", action="store_true", help="redraw the board in the terminal (for SSH)")
+    camera = play.add_argument_group("games refereed by the table camera")
+    camera.add_argument("--source", default=None,
+                        help="the camera: picamera2, a device number, a video file or a folder of images "
+                        "(default: [table] source of the config file, else picamera2)")
+    camera.add_argument("--layout", default=None, help="the mat (default: the game's own, hardware/mats/GAME.toml)")
+    camera.add_argument("--fps", type=float, default=None,
+                        help="frame rate of a recorded source (video file, image folder) (default 15)")
     _add_common(play, default_db=None, default_port=None)
     play.set_defaults(handler=cmd_play)
 
@@ -125,9 +148,11 @@ def register(subparsers: Any) -> None:
     games.set_defaults(handler=cmd_games)
 
 
-def _add_common(parser: argparse.ArgumentParser, default_db: str | None, default_port: int | None) -> None:
+def _add_common(parser: argparse.ArgumentParser, default_db: str | None, default_port: int | None,
+                db_note: str | None = None) -> None:
+    note = db_note or default_db or "bitbox.db"
     parser.add_argument("--db", type=Path, default=None,
-                        help=f"the event log (SQLite) (default: {default_db or 'bitbox.db'} in the state folder)")
+                        help=f"the event log (SQLite) (default: {note} in the state folder)")
     parser.add_argument("--no-web", action="store_true", help="do not serve the dashboard")
     parser.add_argument("--host", default=None,
                         help="address the dashboard listens on (default 127.0.0.1; 0.0.0.0 for the whole network)")
@@ -135,6 +160,67 @@ def _add_common(parser: argparse.ArgumentParser, default_db: str | None, default
     parser.add_argument("--token", default=None,
                         help="the referee token (default: $BITBOX_TOKEN, else a new random one, printed)")
     parser.set_defaults(default_db=default_db)
+
+
+
+
+def _add_game_options(parser: argparse.ArgumentParser, specs: list[GameSpec], demo_only: bool) -> None:
+    """Each game's own command-line options (``--short``), once per flag, with the games that take it."""
+    seen: dict[str, tuple[Any, list[str]]] = {}
+    for spec in specs:
+        for option in spec.options:
+            if demo_only and not option.demo:
+                continue
+            if option.flag in seen:
+                first, titles = seen[option.flag]
+                if (first.key, first.kind) != (option.key, option.kind):
+                    raise SpecError(f"{spec.title} and {titles[0]} both declare {option.flag} with different meanings; "
+                                    "rename one of them")
+                titles.append(spec.title)
+                continue
+            seen[option.flag] = (option, [spec.title])
+    for option, titles in seen.values():
+        option.add_to(parser)
+        action = parser._option_string_actions[option.flag]
+        action.help = f"{' and '.join(titles)}: {option.help}"
+
+
+def _game_values(spec: GameSpec, args: argparse.Namespace) -> dict[str, Any]:
+    """The game options given on the command line, refusing another game's options by name."""
+    own = {option.dest for option in spec.options}
+    for other in all_games():
+        for option in other.options:
+            if option.dest not in own and getattr(args, option.dest, None) is not None:
+                raise CommandError(f"{option.flag} is an option of {other.title}, not of {spec.title} "
+                                   f"(see `bitbox {args.command} {spec.name} --help`)")
+    return {option.key: getattr(args, option.dest, None) for option in spec.options}
+
+
+def _refuse_other_modes(spec: GameSpec, args: argparse.Namespace, mode: str) -> None:
+    """Options of a way of playing this game does not use are refused, saying how it is played."""
+    for other, names in MODE_OPTIONS.items():
+        if other == mode:
+            continue
+        for name in names:
+            value = getattr(args, name, None)
+            if value is not None and value is not False:
+                raise CommandError(f"--{name} is an option of games {MODE_WORDS[other]}; "
+                                   f"{spec.title} is {MODE_WORDS[mode]}")
+
+
+def _mode_of(spec: GameSpec, args: argparse.Namespace) -> str:
+    """How this game is played now: the first way it declares, unless only another's options are given."""
+    for mode in spec.play:
+        if any(getattr(args, name, None) not in (None, False) for name in MODE_OPTIONS[mode]):
+            return mode
+    return spec.play[0]
+
+
+def _spec(name: str) -> GameSpec:
+    try:
+        return game_spec(name)
+    except LookupError as exc:
+        raise CommandError(str(exc.args[0])) from None
 
 
 def _apply_common(config: ServiceConfig, args: argparse.Namespace) -> None:
@@ -152,6 +238,7 @@ def _apply_common(config: ServiceConfig, args: argparse.Namespace) -> None:
         config.port = args.port
 
 
+
 def _run(config: ServiceConfig, run: RunOptions) -> int:
     try:
         session = run_service(config, run)
@@ -162,35 +249,35 @@ def _run(config: ServiceConfig, run: RunOptions) -> int:
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
+    from controller.service.demo import wheels_demo
+
     if args.speed < 0:
         raise CommandError("--speed cannot be negative (0 means no pauses at all)")
     if args.turns is not None and args.turns < 1:
         raise CommandError("--turns must be 1 or more")
-    pace = 0.0 if args.speed == 0 else 1.0 / args.speed
-    if args.game == "puxes":
-        return _demo_puxes(args, pace)
-    players = args.players or 4
-    config = ServiceConfig(
-        game="pixoid",
-        options={"players": players, "short_game": args.short},
-        seed=args.seed,
-        players=[PlayerConfig(DEMO_NAMES[i], bot=True) for i in range(players)],
-        backend="sim",
-        pieces=list(DEMO_CONTROLLERS),
-        bot_delay=0.35 * pace,
-        turn_pause=1.5 * pace,
-    )
+    spec = _spec(args.game)
+    values = {k: v for k, v in _game_values(spec, args).items() if v is not None}
+    if args.players is not None and args.players not in spec.seat_counts():
+        raise CommandError(f"{spec.title} is played by {_counts(spec)} players, not {args.players}")
+    config = ServiceConfig(game=spec.name, seed=args.seed)
     _apply_common(config, args)
-    run = RunOptions(
-        start="new" if args.new else "resume",
-        until_over=args.turns is None,
-        max_turns=args.turns,
-        keep_serving=args.keep_serving,
-        terminal="log",
-        token=args.token,
-        port_fallback=args.port is None,
-    )
-    return _run(config, run)
+    if args.db is None:
+        config.db = state_dir() / ("demo.db" if spec is all_games()[0] else f"demo-{spec.name}.db")
+
+    request = DemoRequest(spec=spec, seed=args.seed, players=args.players, options=values,
+                          pace=0.0 if args.speed == 0 else 1.0 / args.speed, max_turns=args.turns,
+                          keep_serving=args.keep_serving, new=args.new, config=config, token=args.token,
+                          port_fallback=args.port is None)
+    demo = spec.load_demo() or wheels_demo
+    try:
+        return int(demo(request) or 0)
+    except (ServiceError, ConfigError, SpecError) as exc:
+        raise CommandError(str(exc)) from None
+
+
+def _counts(spec: GameSpec) -> str:
+    low, high = spec.players
+    return str(low) if low == high else f"{low} to {high}"
 
 
 def _config_for(args: argparse.Namespace) -> ServiceConfig:
@@ -201,35 +288,6 @@ def _config_for(args: argparse.Namespace) -> ServiceConfig:
     return config
 
 
-def _demo_puxes(args: argparse.Namespace, pace: float) -> int:
-    """``bitbox demo puxes``: the rendered PuXes game through the table service."""
-    from controller.service.table_runner import DemoTable, TableRun, run_table_service
-
-    if args.players is not None or args.short:
-        raise CommandError("--players and --short are Pixoid options; the PuXes demo is a 2-player game")
-    config = ServiceConfig(game="puxes", seed=args.seed)
-    _apply_common(config, args)
-    if args.db is None:
-        config.db = state_dir() / "demo-puxes.db"
-    print("Setting up the simulated table (calibrating the rendered mat, teaching the faces)...", flush=True)
-    demo = DemoTable(seed=args.seed, max_turns=args.turns, pace=0.6 * pace)
-    run = TableRun(start="new", keep_serving=args.keep_serving, token=args.token, port_fallback=args.port is None)
-    try:
-        session = run_table_service(config, demo.setup(DEMO_NAMES[:2]), demo.layout, demo.watcher, demo, run)
-    except (ServiceError, ConfigError) as exc:
-        raise CommandError(str(exc)) from None
-    game = session.game
-    turns = game.turn_number if game is not None else 0
-    ms = 1000.0 * session.frame_s / max(1, session.frames)
-    print(f"{session.frames} frames, {session.snapshots} still moments, {ms:.1f} ms per frame through the live loop; "
-          f"{session.questions_asked} questions ({session.questions_asked / max(1, turns):.2f} per turn)")
-    if demo.first_difference is None:
-        print("The referee's game matches what happened on the table.")
-    else:
-        print(f"The referee's game first differed from the table at {demo.first_difference}")
-    return 0
-
-
 def _seat_names(args: argparse.Namespace, config: ServiceConfig, seats: int) -> list[str]:
     """One name per seat: ``--name`` (else the config file's players), then "Player N" for the rest."""
     names = list(args.name or [p.name for p in config.players])
@@ -238,10 +296,14 @@ def _seat_names(args: argparse.Namespace, config: ServiceConfig, seats: int) -> 
     return names + [f"Player {i + 1}" for i in range(len(names), seats)]
 
 
-def _puxes_options(config: ServiceConfig, args: argparse.Namespace) -> dict[str, Any]:
-    options = dict(config.options)
-    if args.players is not None:
-        options["players"] = args.players
+def _options(spec: GameSpec, config: ServiceConfig, args: argparse.Namespace) -> dict[str, Any]:
+    """The game's options: the config file's, then ``--players``, the game's own flags and ``--option``."""
+    if args.players is not None and args.players not in spec.seat_counts():
+        raise CommandError(f"{spec.title} is played by {_counts(spec)} players, not {args.players}")
+    try:
+        options = spec.options_from(config.options, args.players, _game_values(spec, args))
+    except SpecError as exc:
+        raise CommandError(str(exc)) from None
     for item in args.option or []:
         key, sep, raw = item.partition("=")
         if not sep or not key.strip():
@@ -254,28 +316,32 @@ def _puxes_options(config: ServiceConfig, args: argparse.Namespace) -> dict[str,
     return options
 
 
-def cmd_play_puxes(args: argparse.Namespace) -> int:
-    """``bitbox play puxes``: the table camera, the PuXes referee, the event log and the Table page."""
+def cmd_play(args: argparse.Namespace) -> int:
+    spec = _spec(args.game)
+    mode = _mode_of(spec, args)
+    _refuse_other_modes(spec, args, mode)
+    config = _config_for(args)
+    config.game = spec.name
+    config.options = _options(spec, config, args)
+    if args.seed is not None:
+        config.seed = args.seed
+    if mode == "camera":
+        return _play_camera(spec, config, args)
+    return _play_wheels(spec, config, args)
+
+
+def _play_camera(spec: GameSpec, config: ServiceConfig, args: argparse.Namespace) -> int:
+    """A game refereed by the table camera: the camera, the game's referee, the event log and the Table page."""
     from controller.referee.common import RefereeConfig, RefereeError
     from controller.service.table import TableSetup
     from controller.service.table_runner import TableRun, camera_driver, open_camera, run_table_service
 
-    if args.short or args.backend or args.controllers or args.bot or args.terminal:
-        raise CommandError("--short, --backend, --controllers, --bot and --terminal are Pixoid options; "
-                           "PuXes is played with the table camera (--source)")
     if args.fps is not None and args.fps <= 0:
         raise CommandError(f"--fps must be more than 0, not {args.fps:g}")
-    config = _config_for(args)
-    config.game = "puxes"
-    options = _puxes_options(config, args)
-    if args.seed is not None:
-        config.seed = args.seed
     try:
-        from controller.engines.puxes import PuxesGame
-
-        seats = PuxesGame(options, seed=config.seed).num_players
+        seats = spec.load_engine()(config.options, seed=config.seed).num_players
     except (KeyError, ValueError) as exc:
-        raise CommandError(f"PuXes options {options}: {exc.args[0] if exc.args else exc}") from None
+        raise CommandError(f"{spec.title} options {config.options}: {exc.args[0] if exc.args else exc}") from None
     names = _seat_names(args, config, seats)
     try:
         referee = RefereeConfig.from_mapping(config.referee, source="[referee]")
@@ -284,9 +350,9 @@ def cmd_play_puxes(args: argparse.Namespace) -> int:
     _apply_common(config, args)
     source = args.source or config.table_source or "picamera2"
     try:
-        layout, watcher = open_camera(args.layout or config.table_layout)
+        layout, watcher = open_camera(args.layout or config.table_layout or spec.mat)
         driver = camera_driver(source, args.fps or config.table_fps)
-        setup = TableSetup([PlayerConfig(n) for n in names], options, config.seed, referee)
+        setup = TableSetup([PlayerConfig(n) for n in names], config.options, config.seed, referee, game=spec.name)
         run = TableRun(start="new" if args.new else "resume", token=args.token)
         session = run_table_service(config, setup, layout, watcher, driver, run)
     except (ServiceError, ConfigError) as exc:
@@ -296,22 +362,8 @@ def cmd_play_puxes(args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_play(args: argparse.Namespace) -> int:
-    if args.game == "puxes":
-        return cmd_play_puxes(args)
-    for name in ("source", "layout", "fps", "option"):
-        if getattr(args, name) is not None:
-            raise CommandError(f"--{name} is a PuXes option (the table camera); Pixoid is played with controllers")
-    config = _config_for(args)
-    config.game = args.game
-    options = dict(config.options)
-    if args.players is not None:
-        options["players"] = args.players
-    if args.short:
-        options["short_game"] = True
-    config.options = options
-    if args.seed is not None:
-        config.seed = args.seed
+def _play_wheels(spec: GameSpec, config: ServiceConfig, args: argparse.Namespace) -> int:
+    """A game played on the wheels: the controllers, the engine, the event log and the dashboard."""
     if args.backend is not None:
         config.backend = args.backend
     if args.controllers is not None:
@@ -319,7 +371,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         if len(set(ids)) != len(ids):
             raise CommandError(f"--controllers lists a controller twice: {args.controllers}")
         config.pieces = ids
-    players = int(options.get("players", 4))
+    players = spec.seat_count(config.options)
     if args.name or args.bot or not config.players:
         names = _seat_names(args, config, players)
         bots = {seat for seat, p in enumerate(config.players) if p.bot}
@@ -350,6 +402,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
         raise CommandError(f"the save file {args.file} does not exist") from None
     except (OSError, UnicodeDecodeError) as exc:
         raise CommandError(f"cannot read {args.file}: {exc}") from None
+    _register_engine_of(text)
     try:
         final = load_game(text)
     except SaveFileError as exc:
@@ -373,6 +426,13 @@ def cmd_replay(args: argparse.Namespace) -> int:
     print(f"{len(final.history)} actions replayed; scores: {scores}; "
           f"{'game over' if final.is_over() else 'the game was not finished'}")
     return 0
+
+
+def _register_engine_of(text: str) -> None:
+    """Import the engine of the game a save names, so that a game added through the registry
+    (``BITBOX_GAMES``) replays like a built-in one; a save that cannot be read is left to the loader."""
+    with contextlib.suppress(ValueError, AttributeError, TypeError, LookupError, ImportError):
+        _spec(str(json.loads(text)["game"])).load_engine()
 
 
 def _open_store(db: Path | None) -> GameStore:

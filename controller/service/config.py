@@ -4,7 +4,7 @@ It comes from a TOML file (``--config``), from command-line options, or both (th
 Every mistake is reported with the file and the key, e.g.
 ``bitbox.toml: [controllers] pieces[2]: expected a controller id (text), got 3``.
 
-Example file::
+Example file (for a game played on the wheels; ``bitbox play --help`` lists the games)::
 
     [game]
     name = "pixoid"
@@ -29,9 +29,9 @@ Example file::
     [store]
     db = "/var/lib/bitbox/games.db"
 
-    [table]                                  # the table camera (PuXes)
+    [table]                                  # the table camera, for a game refereed by it
     source = "picamera2"                     # or a device number, a video file, a folder of images
-    layout = "puxes"                         # the mat (hardware/mats/puxes.toml)
+    layout = "my-mat"                        # the mat (default: the game's own, hardware/mats/GAME.toml)
 
     [referee]                                # how cautious the table referee is
     min_confidence = 0.8
@@ -46,6 +46,12 @@ from pathlib import Path
 from typing import Any
 
 from controller.paths import state_dir
+
+
+def _first_game() -> str:
+    from controller.games import game_names
+
+    return game_names()[0]
 
 
 class ConfigError(Exception):
@@ -64,7 +70,8 @@ class PlayerConfig:
 class ServiceConfig:
     """Everything the live service needs to run a game."""
 
-    game: str = "pixoid"
+    #: The game's registered name (see :mod:`controller.games`); the first registered one by default.
+    game: str = dataclasses.field(default_factory=lambda: _first_game())
     options: dict[str, Any] = dataclasses.field(default_factory=dict)
     seed: int = 0
     players: list[PlayerConfig] = dataclasses.field(default_factory=list)
@@ -83,7 +90,7 @@ class ServiceConfig:
     #: The table camera: its source (see ``controller.vision.sources``), the mat, and the frame rate
     #: of a recording (a video file or a folder of images).
     table_source: str | None = None
-    table_layout: str = "puxes"
+    table_layout: str | None = None
     table_fps: float | None = None
     #: The table referee's settings (``controller.referee.common.RefereeConfig``).
     referee: dict[str, Any] = dataclasses.field(default_factory=dict)
@@ -140,7 +147,12 @@ def config_from_dict(
     game = _table(data, "game", where)
     _unknown(game, "game", where)
     if "name" in game:
+        from controller.games import game_names
+
         config.game = _typed(game["name"], str, where, "[game] name", "a game name (text)")
+        if config.game not in game_names():
+            raise ConfigError(f"{where}: [game] name: there is no game called {config.game!r}; "
+                              f"the games are: {', '.join(game_names())}")
     if "seed" in game:
         config.seed = _typed(game["seed"], int, where, "[game] seed", "a whole number")
     if "options" in game:
@@ -207,7 +219,8 @@ def config_from_dict(
         config.table_source = _typed(source, str, where, "[table] source",
                                      '"picamera2", a device number, a video file or a folder of images')
     if "layout" in table:
-        config.table_layout = _typed(table["layout"], str, where, "[table] layout", "a mat name such as \"puxes\"")
+        config.table_layout = _typed(table["layout"], str, where, "[table] layout",
+                                     "a mat's name (a file of hardware/mats/) or a .toml file")
     if "fps" in table:
         fps = float(_typed(table["fps"], (int, float), where, "[table] fps", "frames per second"))
         if fps <= 0:

@@ -1,16 +1,15 @@
-"""The live game loop: controllers in, engine decisions stored, then shown.
+"""The console's live game loop: controllers in, engine decisions stored, then shown.
 
-One :class:`Session` owns a game, the controllers' backend and the event store. It turns controller
-events into engine actions:
+One :class:`Session` owns a game, the controllers' backend and the event store, and plays any game
+declared as played on the wheels (see :mod:`controller.games`). The game's
+:class:`~controller.games.wheels.WheelPlay` says what the ready button of each controller means
+given its wheels; the session does the rest, the same for every game:
 
-* Placement (one seat at a time, Pixoid first, then clockwise): the number wheel of the placing
-  piece's controller chooses among the free start Pix, numbered 0, 1, 2... on the dashboard (the
-  chosen one is highlighted as the wheel turns); the ready button places the piece there.
-* Programming (every seat at once, in secret): each controller's direction and number wheels are
-  its piece's program; the ready button locks it (LED on). A program the rules refuse (0, a
-  diagonal, a wall right ahead) or a wheel still turning is refused at lock time: the LED blinks,
-  the dashboard says why, and the program stays unlocked. When the last program is locked the
-  engine reveals and resolves the turn.
+* a press the game reads as an action is checked by the engine; a refused one (a rule broken, a
+  wheel still turning) blinks the controller's LED and tells that seat why, and nothing changes;
+* a secret action locks its controller (LED on) until the engine reveals it with the others;
+* bots act through their piece's simulated controller (turning wheels, pressing ready) when the
+  backend can be driven that way, so a demo exercises the same path as people.
 
 Every action the engine accepts is first committed to the event store, then applied, then
 published; a restart replays the store and carries on exactly where the game was. A controller
@@ -23,6 +22,7 @@ The loop runs in one thread (:meth:`Session.run`); the web server talks to it th
 from __future__ import annotations
 
 import dataclasses
+import functools
 import hashlib
 import logging
 import time
@@ -30,26 +30,16 @@ from collections.abc import Callable
 from typing import Any
 
 from controller.dials.backend import ControllerBackend, ControllerError
-from controller.dials.state import DIRECTIONS, ControllerEvent, ControllerState, EventKind, LedMode
-from controller.engines import Event, Game, RuleError, game_class, new_game
+from controller.dials.state import ControllerEvent, ControllerState, EventKind, LedMode
+from controller.engines import Event, Game, RuleError
+from controller.games import SpecError, UnknownGameError, game as game_spec
+from controller.games.wheels import Refused, WheelPlay
 from controller.service.config import PlayerConfig, ServiceConfig
 from controller.service.hub import Hub
 from controller.service.loop import GameLoop, SessionError
 from controller.service.store import GameStore, StoredGame
 
 log = logging.getLogger(__name__)
-
-#: What a player is told when the engine refuses a program, by rule; worded so that the rest of
-#: the table learns as little as possible about the program.
-REFUSALS: dict[str, str] = {
-    "no-diagonal": "diagonal arrows are not allowed in Pixoid: choose up, down, left or right",
-    "distance-range": "the distance cannot be 0: choose a number from 1 to 9",
-    "wall-ahead": "that arrow points into a wall right against your cube: choose another direction",
-}
-#: The colours of pieces 0 to 3, as on the 8Bit Box controllers and cubes.
-PIECE_COLOURS = ("red", "blue", "green", "yellow")
-TURNING = "a wheel is still turning: let it settle on a position, then press ready again"
-
 
 #: How long a bot holds a simulated ready button down, and waits after a press before the next one (s).
 BOT_PRESS_HOLD = 0.08
@@ -102,6 +92,8 @@ class Session(GameLoop):
         self.clock = clock
         self.drive_controllers = drive_controllers
         self.game: Game[Any] | None = None
+        #: The game's rules for the wheels, made afresh for each game installed.
+        self.play: WheelPlay | None = None
         self.game_id: int | None = None
         self.players: list[PlayerConfig] = []
         self.pieces: list[str] = []
@@ -124,33 +116,36 @@ class Session(GameLoop):
         """Begin a new game from the configuration (recorded in the store first)."""
         config = self.config
         try:
-            game = new_game(config.game, config.options, config.seed)
-        except (KeyError, ValueError) as exc:
+            engine = game_spec(config.game).load_engine()
+            game = engine(config.options, seed=config.seed)
+        except (UnknownGameError, ValueError) as exc:
             raise SessionError(f"cannot start {config.game}: {exc.args[0] if exc.args else exc}") from None
+        play = self._wheels(game)
         players = self._check_players(config.players, game)
-        pieces = self._check_pieces(config.pieces, game, players)
+        pieces = self._check_pieces(config.pieces, play, players)
         old = self.store.unfinished()
         if old is not None:
             self.store.set_status(old.id, "aborted")
         self.game_id = self.store.new_game(game.NAME, game.options.to_dict(), game.seed,
                                            {**config.setup_dict(), "players": [dataclasses.asdict(p) for p in players],
                                             "pieces": pieces})
-        self._install(game, players, pieces)
+        self._install(game, play, players, pieces)
         self._note(f"game #{self.game_id} started: {game.TITLE}, {len(players)} players, seed {game.seed}")
         self._after_change()
 
     def resume(self, stored: StoredGame) -> None:
         """Rebuild ``stored`` from its committed actions and carry on from there."""
         try:
-            cls = game_class(stored.game)
+            cls = game_spec(stored.game).load_engine()
             game = cls(cls.OPTIONS.from_dict(stored.options), seed=stored.seed)
-        except (KeyError, ValueError) as exc:
+        except (UnknownGameError, ValueError) as exc:
             raise SessionError(f"stored game #{stored.id} cannot be rebuilt: {exc}") from None
+        play = self._wheels(game)
         players = [PlayerConfig(**p) for p in stored.setup.get("players", [])] or self._default_players(game)
         pieces = list(stored.setup.get("pieces", [])) or list(self.config.pieces)
-        self._check_pieces(pieces, game, players)
+        self._check_pieces(pieces, play, players)
         self.game_id = stored.id
-        self._install(game, players, pieces)
+        self._install(game, play, players, pieces)
         for index, (player, encoded) in enumerate(self.store.actions(stored.id)):
             try:
                 action = game.decode_action(encoded)
@@ -167,9 +162,23 @@ class Session(GameLoop):
             self.status = "over"
         self._after_change()
 
-    def _check_pieces(self, pieces: list[str], game: Game[Any], players: list[PlayerConfig]) -> list[str]:
+    @staticmethod
+    def _wheels(game: Game[Any]) -> WheelPlay:
+        """The wheel rules the registry declares for ``game``."""
+        spec = game_spec(game.NAME)
+        try:
+            rules = spec.load_wheels()
+            bot = spec.load_bot()
+        except (ImportError, AttributeError, SpecError) as exc:
+            raise SessionError(f"{spec.title}'s wheel rules cannot be loaded: {exc}") from None
+        if rules is None:
+            raise SessionError(f"{spec.title} is not played on the wheels (it is played with: "
+                               f"{', '.join(spec.play)}); see `bitbox play {spec.name} --help`")
+        return rules(game, bot)
+
+    def _check_pieces(self, pieces: list[str], play: WheelPlay, players: list[PlayerConfig]) -> list[str]:
         """Every piece a person may have to program needs a controller the backend knows."""
-        count = len(game.pos)
+        count = play.pieces()
         everyone_bot = all(p.bot for p in players)
         if everyone_bot and not pieces:
             return []
@@ -190,9 +199,10 @@ class Session(GameLoop):
                 )
         return list(pieces)
 
-    def _install(self, game: Game[Any], players: list[PlayerConfig], pieces: list[str]) -> None:
+    def _install(self, game: Game[Any], play: WheelPlay, players: list[PlayerConfig], pieces: list[str]) -> None:
         game.name_seats([p.name for p in players][: game.num_players])
         self.game = game
+        self.play = play
         self.players = players
         self.pieces = pieces
         self.locked = set()
@@ -289,45 +299,26 @@ class Session(GameLoop):
         return any(not p.bot for p in self.players) or self._driven(piece)
 
     def _on_press(self, status: ControllerStatus, state: ControllerState) -> None:
-        game = self.game
-        if game is None or game.is_over() or self.status != "playing":
+        game, play = self.game, self.play
+        if game is None or play is None or game.is_over() or self.status != "playing":
             return
-        piece = status.piece
         paused = self.paused_message()
         if paused:
             self._refuse(status, paused)
             return
-        phase = getattr(game, "phase", "")
-        if phase == "placement":
-            seat = game.current_players()[0]
-            placing = self.placing_piece()
-            if placing != piece:
-                self._refuse(status, f"it is {self.seat_name(seat)}'s turn to place ({self.piece_name(placing)})")
-                return
-            if self.players[seat].bot and not self._driven(piece):
-                self._refuse(status, f"{self.piece_name(piece)} is played by a bot ({self.seat_name(seat)})")
-                return
-            if state.number is None:
-                self._refuse(status, TURNING)
-                return
-            candidates = self.start_candidates()
-            if state.number >= len(candidates):
-                self._refuse(status, f"there are {len(candidates)} free start Pix, numbered 0 to {len(candidates) - 1}: "
-                                     "turn the number wheel to one of them")
-                return
-            self._submit(seat, _pixoid().Place(piece, candidates[state.number]), status)
-        elif phase == "programming":
-            if piece in self.locked:
-                return
-            seat = game.controller_owner(piece)
-            if self.players[seat].bot and not self._driven(piece):
-                self._refuse(status, f"{self.piece_name(piece)} is played by a bot ({self.seat_name(seat)}) this turn")
-                return
-            if state.direction is None or state.number is None:
-                self._refuse(status, TURNING)
-                return
-            action = _pixoid().Program(piece, DIRECTIONS[state.direction], state.number)
-            self._submit(seat, action, status)
+        if status.piece in self.locked:
+            return
+        try:
+            press = play.press(status.piece, state, self)
+        except Refused as exc:
+            self._refuse(status, str(exc))
+            return
+        if press is not None:
+            self._submit(press.seat, press.action, status)
+
+    def bot_holds(self, seat: int, piece: int) -> bool:
+        """Whether a bot plays ``piece`` for ``seat`` without its controller (a person's press is refused)."""
+        return self.players[seat].bot and not self._driven(piece)
 
     def _refuse(self, status: ControllerStatus, reason: str) -> None:
         key = self._bot_key_of_piece.pop(status.piece, None)
@@ -347,7 +338,7 @@ class Session(GameLoop):
         try:
             game.check(player, action)
         except RuleError as exc:
-            reason = REFUSALS.get(exc.rule, exc.reason)
+            reason = self.play.refusal(exc.rule, exc.reason) if self.play is not None else exc.reason
             if status is not None:
                 self._refuse(status, reason)
             else:
@@ -365,35 +356,31 @@ class Session(GameLoop):
 
     def _apply_known(self, player: int, action: Any) -> list[Event]:
         """Apply an action already checked (and stored); keep the lock set and the log in step."""
-        game = self.game
-        assert game is not None
-        phase_before = getattr(game, "phase", "")
+        game, play = self.game, self.play
+        assert game is not None and play is not None
+        stage_before = play.stage()
         events = game.apply_unchecked(player, action)
-        piece = getattr(action, "piece", None)
-        if isinstance(action, _pixoid().Place):
-            self._note(f"{self.seat_name(player)} placed {self.piece_name(piece)} on start Pix {self._pix_label(action.pix)}",
-                       "placed", {"piece": piece, "pix": list(action.pix)})
-        elif isinstance(action, _pixoid().Program):
-            self.locked.add(piece)
+        note = play.note(player, action, self)
+        if note is not None:
+            kind, text, data = note
+            self._note(text, kind, data)
+        locked = play.locks(player, action)
+        resolved = False
+        if locked is not None:
+            self.locked.add(locked)
             if not any(game.secret_pending(seat) for seat in range(game.num_players)):
                 self.locked.clear()
                 self.turns_resolved += 1
                 self._hold_until = self.clock() + self.config.turn_pause
-        if getattr(game, "phase", "") != phase_before:
+                resolved = True
+        if play.stage() != stage_before:
             self.locked.clear()
         for event in events:
-            self._record(self._named(event.to_json()))
-        if self.turns_resolved and isinstance(action, _pixoid().Program) and not self.locked:
+            self._record(play.announce(event.to_json(), self))
+        if resolved:
             for listener in self.turn_listeners:
                 listener(self)
         return events
-
-    def _named(self, event: dict[str, Any]) -> dict[str, Any]:
-        """A partial lock said of a person ("their controllers"); the engine already names the seat."""
-        seat = event["data"].get("seat")
-        if event["kind"] == "programmed" and isinstance(seat, int):
-            return {**event, "text": f"{self.seat_name(seat)} has locked one of their controllers"}
-        return event
 
     def _after_change(self) -> None:
         for status in self.controllers.values():
@@ -432,26 +419,22 @@ class Session(GameLoop):
 
     def _plan_bots(self) -> None:
         """Schedule the bot seats' next actions (once per decision point)."""
-        game = self.game
-        if game is None or game.is_over() or self.status != "playing":
+        game, play = self.game, self.play
+        if game is None or play is None or game.is_over() or self.status != "playing":
             return
-        phase = getattr(game, "phase", "")
-        base = [game.seed, getattr(game, "round_index", 0), getattr(game, "turn_in_round", 0), phase]
+        base = (game.seed, *play.decision_point())
         delay = self.config.bot_delay
-        self._bot_keys = {k for k in self._bot_keys if k[:4] == tuple(base)}  # only this decision point's
+        self._bot_keys = {k for k in self._bot_keys if k[:len(base)] == base}  # only this decision point's
         for seat in game.current_players():
             if not (0 <= seat < len(self.players)) or not self.players[seat].bot:
                 continue
-            if phase == "placement":
-                key = (*base, "place", len(game.history))
-            else:
-                key = (*base, "program", seat)
+            key = (*base, *play.bot_key(seat))
             if key in self._bot_keys:
                 continue
             self._bot_keys.add(key)
-            actions = self._bot_actions(seat, key)
+            actions = play.bot_actions(seat, lambda index: _bot_seed(*key, index))
             for action in actions:
-                self._bot_key_of_piece[action.piece] = key
+                self._bot_key_of_piece[play.piece_of(seat, action)] = key
             offset = self._hold_until - self.clock() if self._hold_until > self.clock() else 0.0
             rng_seed = _bot_seed(*key, "timing")
             for action in actions:
@@ -460,42 +443,17 @@ class Session(GameLoop):
                     offset += delay * (0.5 + ((rng_seed >> (index % 48)) & 7) / 8)
                     self._schedule(offset, fn)
 
-    def _bot_actions(self, seat: int, key: tuple[Any, ...]) -> list[Any]:
-        """The bot's actions for every piece it owes now (one placement, or one program per piece),
-        chosen on a copy of the game so the second piece's choice sees the first."""
-        game = self.game
-        assert game is not None
-        owed = len({a.piece for a in game.legal_actions(seat)}) if getattr(game, "phase", "") == "programming" else 1
-        clone = game.clone()
-        actions = []
-        for index in range(owed):
-            action = _pixoid().PixoidBot(_bot_seed(*key, index)).choose(clone, seat)
-            actions.append(action)
-            if index + 1 < owed:
-                clone.apply_unchecked(seat, action)
-        return actions
-
     def _bot_steps(self, seat: int, action: Any) -> list[Callable[[], bool | None]]:
         """A bot's hand on a simulated controller: turn the wheels, wait until they settle, press ready."""
-        piece = action.piece
+        play = self.play
+        assert play is not None
+        piece = play.piece_of(seat, action)
         if not self._driven(piece):
             return [lambda: self._bot_direct(seat, action)]
         cid = self.pieces[piece]
         backend: Any = self.backend
-        if isinstance(action, _pixoid().Place):
-            def digit() -> int:
-                candidates = self.start_candidates()
-                return candidates.index(tuple(action.pix)) if tuple(action.pix) in candidates else 0
-
-            targets = lambda: {"number": digit()}  # noqa: E731
-            turns = [lambda: self._bot_turn(cid, "number", digit())]
-        else:
-            wanted = {"direction": DIRECTIONS.index(action.direction), "number": action.distance}
-            targets = lambda: wanted  # noqa: E731
-            turns = [
-                lambda: self._bot_turn(cid, "direction", wanted["direction"]),
-                lambda: self._bot_turn(cid, "number", wanted["number"]),
-            ]
+        targets = lambda: play.wheel_targets(action)  # noqa: E731 - asked again at each step: the board moves on
+        turns = [functools.partial(self._bot_wheel, cid, wheel, targets) for wheel in targets()]
 
         def press() -> bool:
             state = backend.state(cid)
@@ -513,22 +471,20 @@ class Session(GameLoop):
 
         game = self.game
         assert game is not None
-        moment = (getattr(game, "round_index", 0), getattr(game, "turn_in_round", 0), len(game.history))
+        moment = (play.decision_point(), len(game.history))
 
         def confirm() -> None:
             """A press too short for a busy poller is never seen: a player would press again."""
             now = self.game
-            if now is None or now.is_over() or self.status != "playing":
+            if now is None or now.is_over() or self.status != "playing" or self.play is not play:
                 return
-            if isinstance(action, _pixoid().Place):
-                pending = self.placing_piece() == piece and len(now.history) == moment[2]
-            else:
-                pending = (now.phase == "programming" and piece not in self.locked
-                           and (now.round_index, now.turn_in_round) == moment[:2])
-            if pending and not self.controllers[cid].refused:
+            if play.still_owed(seat, action, moment, self.locked) and not self.controllers[cid].refused:
                 self._schedule(0.0, press)
 
         return [*turns, press]
+
+    def _bot_wheel(self, cid: str, wheel: str, targets: Callable[[], dict[str, int]]) -> None:
+        self._bot_turn(cid, wheel, targets()[wheel])
 
     def _bot_turn(self, cid: str, wheel: str, position: int) -> None:
         """Turn a simulated wheel, unless it already shows ``position`` (nobody touches a wheel that is right)."""
@@ -540,8 +496,8 @@ class Session(GameLoop):
         game = self.game
         if game is None or seat not in game.current_players():
             return
-        piece = getattr(action, "piece", None)
-        if isinstance(action, _pixoid().Program) and piece in self.locked:
+        assert self.play is not None
+        if self.play.locks(seat, action) in self.locked:
             return
         self._submit(seat, action)
 
@@ -637,73 +593,38 @@ class Session(GameLoop):
     def piece_name(self, piece: int | None) -> str:
         if piece is None:
             return "?"
-        return PIECE_COLOURS[piece] if 0 <= piece < len(PIECE_COLOURS) else f"piece {piece}"
+        return self.play.piece_name(piece) if self.play is not None else f"piece {piece}"
 
     def seat_name(self, seat: int) -> str:
         return self.players[seat].name if 0 <= seat < len(self.players) else f"seat {seat}"
 
-    def _pix_label(self, pix: Any) -> str:
-        board = getattr(self.game, "board", None)
-        try:
-            return board.label(board.index(tuple(pix)))
-        except Exception:  # noqa: BLE001 - a label is cosmetic
-            return str(tuple(pix))
-
-    def placing_piece(self) -> int | None:
-        game = self.game
-        if game is None or getattr(game, "phase", "") != "placement" or not game.current_players():
-            return None
-        actions = game.legal_actions(game.current_players()[0])
-        return actions[0].piece if actions else None
-
-    def start_candidates(self) -> list[Any]:
-        """The free start Pix the placing piece may take, in the order the number wheel counts them."""
-        game = self.game
-        if game is None or getattr(game, "phase", "") != "placement" or not game.current_players():
-            return []
-        return sorted({tuple(a.pix) for a in game.legal_actions(game.current_players()[0])})
-
     def waiting_for(self) -> list[dict[str, Any]]:
         """Who the table is waiting for: seat names and the pieces they have not locked."""
-        game = self.game
-        if game is None or game.is_over() or self.status != "playing":
+        game, play = self.game, self.play
+        if game is None or play is None or game.is_over() or self.status != "playing":
             return []
-        phase = getattr(game, "phase", "")
-        out = []
-        if phase == "placement":
-            seat = game.current_players()[0]
-            out.append({"seat": seat, "name": self.seat_name(seat), "pieces": [self.placing_piece()]})
-        elif phase == "programming":
-            for seat in game.current_players():
-                pieces = [p for p in self._pieces_in_game() if game.controller_owner(p) == seat and p not in self.locked]
-                out.append({"seat": seat, "name": self.seat_name(seat), "pieces": pieces})
-        return out
+        return [{"seat": seat, "name": self.seat_name(seat), "pieces": pieces}
+                for seat, pieces in play.waiting_for(self.locked)]
 
     def _pieces_in_game(self) -> list[int]:
-        return list(range(len(self.game.pos))) if self.game is not None else []
+        return list(range(self.play.pieces())) if self.play is not None else []
 
     def public_state(self) -> dict[str, Any]:
         """The spectator's state: the engine's public view and the controllers' status, no secrets."""
-        game = self.game
+        game, play = self.game, self.play
         state: dict[str, Any] = {
+            "ui": self._ui(),
             "status": self.status,
             "notice": self.notice,
             "paused": self.paused_message(),
             "turns_resolved": self.turns_resolved,
             "log": list(self.log),
         }
-        if game is None:
+        if game is None or play is None:
             return {**state, "game": None}
-        phase = getattr(game, "phase", "")
-        placing = self.placing_piece()
-        candidates = self.start_candidates()
-        selected = None
-        if placing is not None and placing < len(self.pieces) and self.backend is not None:
-            number = self.backend.states().get(self.pieces[placing], ControllerState("")).number
-            selected = number if number is not None and number < len(candidates) else None
         controllers = []
         for cid, status in self.controllers.items():
-            owner = game.controller_owner(status.piece) if phase == "programming" else None
+            owner = play.owner(status.piece)
             controllers.append({
                 "id": cid,
                 "piece": status.piece,
@@ -716,6 +637,10 @@ class Session(GameLoop):
                 "refused": status.refused,
                 "message": status.message,
             })
+        wheels: dict[int, ControllerState] = {}
+        if self.backend is not None:
+            states = self.backend.states()
+            wheels = {piece: states[cid] for piece, cid in enumerate(self.pieces) if cid in states}
         winners = list(game.winners()) if game.is_over() else []
         state.update(
             game={
@@ -729,16 +654,22 @@ class Session(GameLoop):
                 "actions": len(game.history),
             },
             view=game.view(None),
-            phase=phase,
+            phase=play.stage(),
             scores=list(game.scores()),
             players=[{"seat": seat, "name": p.name, "bot": p.bot} for seat, p in enumerate(self.players)],
             piece_names=[self.piece_name(p) for p in self._pieces_in_game()],
             controllers=controllers,
             waiting_for=self.waiting_for(),
-            placement={"piece": placing, "candidates": [list(c) for c in candidates], "selected": selected}
-            if placing is not None else None,
+            **play.public(wheels),
         )
         return state
+
+    def _ui(self) -> dict[str, Any] | None:
+        name = self.game.NAME if self.game is not None else self.config.game
+        try:
+            return game_spec(name).ui("wheels")
+        except UnknownGameError:
+            return None
 
     # ---- publishing --------------------------------------------------------------------------
 
@@ -754,9 +685,3 @@ class Session(GameLoop):
     def _publish_soon(self) -> None:
         self._dirty = True
 
-
-def _pixoid() -> Any:
-    """The Pixoid engine package (imported on first use, like the registry does)."""
-    import importlib
-
-    return importlib.import_module("controller.engines.pixoid")

@@ -95,8 +95,8 @@ class GameStore:
     Example::
 
         with GameStore(path) as store:
-            gid = store.new_game("pixoid", {"players": 4}, seed=7, setup={})
-            store.append(gid, 0, 0, {"place": [0, 12]})
+            gid = store.new_game(name, options, seed=7, setup={})   # name: a registered game's
+            store.append(gid, 0, 0, encoded_action)
     """
 
     def __init__(self, path: str | os.PathLike[str]) -> None:

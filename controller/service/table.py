@@ -1,9 +1,10 @@
 """The live table loop: camera frames in, the referee's calls stored, then shown.
 
-One :class:`TableSession` owns a PuXes game, its :class:`~controller.referee.puxes.PuxesReferee`,
-the camera's :class:`~controller.vision.pipeline.TableWatcher` and the event store. Each frame goes
-to the watcher; when the table has come to rest the still snapshot goes to the referee, and what
-the referee decides is handled in this order:
+One :class:`TableSession` owns a camera game (any game the registry declares as played with the
+camera), its referee (made by the game's :class:`~controller.games.table.TablePlay`), the camera's
+:class:`~controller.vision.pipeline.TableWatcher` and the event store. Each frame goes to the
+watcher; when the table has come to rest the still snapshot goes to the referee, and what the
+referee decides is handled in this order:
 
 1. the engine actions of each call and the call itself (its decision and the reason citing the
    rule) are committed to the event log in one transaction;
@@ -15,8 +16,8 @@ logged in the same way. An overrule rewinds the engine, so the stored actions ar
 the first one that changed. A restart replays the stored actions through the engine and carries on.
 
 The log is the truth. The referee decides in memory first, so before each decision the session
-takes a checkpoint of it (:meth:`PuxesReferee.checkpoint`, a few microseconds); if writing the log
-then fails (a full disk, a read-only card, a locked database), the referee is put back as it was,
+takes a checkpoint of it (``referee.checkpoint()``, a few microseconds); if writing the log then
+fails (a full disk, a read-only card, a locked database), the referee is put back as it was,
 nothing is announced as decided, and the caller is told what failed (:class:`LogWriteError`); a
 camera snapshot is refused the same way in the terminal and on the page, and the next still
 snapshot is judged again. Should the log have taken part of a decision before failing, the session
@@ -31,18 +32,17 @@ from __future__ import annotations
 import dataclasses
 import functools
 import logging
-import math
 import time
 from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
 import numpy as np
 
-from controller.engines import RuleError
-from controller.engines.puxes import PuxesGame
-from controller.engines.puxes.actions import Outcome
-from controller.referee.common import Call, Question, RefereeConfig, RefereeError
-from controller.referee.puxes import PuxesReferee, RefereeCheckpoint
+from controller.engines import Game, RuleError
+from controller.games import UnknownGameError, game as game_spec
+from controller.games.spec import GameSpec
+from controller.games.table import TablePlay
+from controller.referee.common import Call, Question, RefereeConfig, RefereeError, TableReferee
 from controller.service.config import PlayerConfig
 from controller.service.hub import Hub
 from controller.service.loop import GameLoop, SessionError
@@ -53,8 +53,6 @@ from controller.vision.snapshot import TableSnapshot
 
 log = logging.getLogger(__name__)
 
-#: The kinds of action players announce themselves (the camera cannot see them); offered as buttons.
-ANNOUNCED = ("power", "wake", "end", "reroll", "spit")
 #: The most choices offered at once on the page.
 MAX_CHOICES = 16
 
@@ -84,16 +82,18 @@ class _Unwritten(Exception):
 
 @dataclasses.dataclass
 class TableSetup:
-    """Who plays and how the referee judges: what a PuXes game needs beyond the mat."""
+    """Which game, who plays and how the referee judges: what a table game needs beyond the mat."""
 
     players: list[PlayerConfig]
     options: dict[str, Any] = dataclasses.field(default_factory=dict)
     seed: int = 0
     referee: RefereeConfig = dataclasses.field(default_factory=RefereeConfig)
+    #: The registered game's name (see :mod:`controller.games`).
+    game: str = dataclasses.field(kw_only=True)
 
 
 class TableSession(GameLoop):
-    """A live PuXes game between a camera, the referee and the people at the table, stored and published."""
+    """A live camera game between a camera, the referee and the people at the table, stored and published."""
 
     log_length = 80
 
@@ -105,7 +105,10 @@ class TableSession(GameLoop):
         self.layout = layout
         self.watcher = watcher
         self.hub = hub or Hub()
-        self.referee: PuxesReferee | None = None
+        self.spec: GameSpec = self._spec(setup.game)
+        self.play: TablePlay = self.spec.load_table()()
+        self.engine: type[Game[Any]] = self.spec.load_engine()
+        self.referee: TableReferee | None = None
         self.game_id: int | None = None
         self.players: list[PlayerConfig] = []
         self.status = "idle"
@@ -124,19 +127,32 @@ class TableSession(GameLoop):
 
     # ---- starting ----------------------------------------------------------------------------
 
+    @staticmethod
+    def _spec(name: str) -> GameSpec:
+        """The registered camera game ``name``; :class:`SessionError` saying what to play otherwise."""
+        try:
+            spec = game_spec(name)
+        except UnknownGameError as exc:
+            raise SessionError(str(exc)) from None
+        if spec.table is None:
+            raise SessionError(f"{spec.title} is not refereed by the table camera (it is played with: "
+                               f"{', '.join(spec.play)}); see `bitbox play {spec.name} --help`")
+        return spec
+
     @property
-    def game(self) -> PuxesGame | None:
+    def game(self) -> Any:
+        """The game being refereed (the referee's), or ``None`` before one is started."""
         return self.referee.game if self.referee is not None else None
 
-    def _new_referee(self, game: PuxesGame) -> PuxesReferee:
-        return PuxesReferee(game, self.setup.referee)
+    def _new_referee(self, game: Game[Any]) -> TableReferee:
+        return self.play.referee(game, self.setup.referee)
 
     def start_new(self) -> None:
         """Begin a new game (recorded in the store first); an unfinished one is marked aborted."""
         try:
-            game = PuxesGame(self.setup.options, seed=self.setup.seed)
+            game = self.engine(self.setup.options, seed=self.setup.seed)
         except (KeyError, ValueError) as exc:
-            raise SessionError(f"cannot start puxes: {exc.args[0] if exc.args else exc}") from None
+            raise SessionError(f"cannot start {self.spec.name}: {exc.args[0] if exc.args else exc}") from None
         players = self._check_players(self.setup.players, game)
         old = self.store.unfinished()
         if old is not None:
@@ -144,7 +160,7 @@ class TableSession(GameLoop):
         self.game_id = self.store.new_game(game.NAME, game.options.to_dict(), game.seed,
                                            {"players": [dataclasses.asdict(p) for p in players], "table": self.layout.name})
         self._install(game, players)
-        self._announce("service", f"game #{self.game_id} started: PuXes, {len(players)} players, seed {game.seed}")
+        self._announce("service", f"game #{self.game_id} started: {game.TITLE}, {len(players)} players, seed {game.seed}")
 
     def resume(self, stored: StoredGame) -> None:
         """Rebuild ``stored`` by replaying its actions through the engine, and carry on from there."""
@@ -161,10 +177,12 @@ class TableSession(GameLoop):
             self.store.set_status(stored.id, "over")
             self.status = "over"
 
-    def _replay(self, stored: StoredGame) -> PuxesGame:
+    def _replay(self, stored: StoredGame) -> Game[Any]:
         """The game ``stored`` rebuilt by replaying its stored actions through the engine."""
+        if stored.game != self.spec.name:
+            raise SessionError(f"stored game #{stored.id} is a game of {stored.game}, not of {self.spec.name}")
         try:
-            game = PuxesGame(PuxesGame.OPTIONS.from_dict(stored.options), seed=stored.seed)
+            game = self.engine(self.engine.OPTIONS.from_dict(stored.options), seed=stored.seed)
         except (KeyError, ValueError) as exc:
             raise SessionError(f"stored game #{stored.id} cannot be rebuilt: {exc}") from None
         for index, (player, encoded) in enumerate(self.store.actions(stored.id)):
@@ -175,7 +193,7 @@ class TableSession(GameLoop):
                                    "the database was left as it is") from None
         return game
 
-    def _install(self, game: PuxesGame, players: list[PlayerConfig]) -> None:
+    def _install(self, game: Game[Any], players: list[PlayerConfig]) -> None:
         """Make ``game`` the one being refereed, its seats named after ``players``. The names are
         display only: they are not in the game's options, seed or actions, so a resumed game gets
         them again from the stored setup."""
@@ -259,55 +277,36 @@ class TableSession(GameLoop):
             return []
 
     def _rebind(self, snap: TableSnapshot) -> None:
-        """After a restart the camera's dice have new ids: tie each oracle still in play to the die
-        resting where the replayed game has it."""
-        referee = self.referee
-        assert referee is not None
-        game = referee.game
-        ox, oy = referee.config.area_origin_mm
-        free = {d.die_id: d for d in snap.dice if d.level == 1 and d.on_mat}
-        for die in game.oracle_dice():
-            if die.status != "play" or die.x is None or die.y is None or referee.camera_id(die.id) is not None:
-                continue
-            near = min(free.values(), key=lambda d: math.hypot(d.x_mm - ox - die.x, d.y_mm - oy - die.y), default=None)
-            if near is not None and math.hypot(near.x_mm - ox - die.x, near.y_mm - oy - die.y) <= game.options.die_mm:
-                referee.binding[near.die_id] = die.id
-                del free[near.die_id]
+        """After a restart the camera's dice have new ids: the game ties them to its pieces again."""
+        assert self.referee is not None
+        self.play.rebind(self.referee, snap)
 
     # ---- storing, then showing ---------------------------------------------------------------
 
-    def _positions(self) -> dict[int, tuple[float, float]]:
-        game = self.game
-        if game is None:
-            return {}
-        return {d.id: (d.x, d.y) for d in game.dice.values()
-                if d.role == "oracle" and d.status == "play" and d.x is not None and d.y is not None}
+    def _positions(self) -> Any:
+        """What the table holds before a decision, to draw what the decision moved."""
+        return self.play.before(self.game) if self.game is not None else None
 
-    def _handle(self, results: list[Call | Question], before: dict[int, tuple[float, float]]) -> None:
+    def _handle(self, results: list[Call | Question], before: Any) -> None:
         for result in results:
             if isinstance(result, Call):
                 self._store_call(result, before)
             else:
                 self._store_question(result)
 
-    def _store_call(self, call: Call, before: dict[int, tuple[float, float]]) -> None:
+    def _store_call(self, call: Call, before: Any) -> None:
         """Commit the call's actions and the call, then announce it."""
         game = self.game
         assert game is not None and self.game_id is not None
         stored = self._stored_count()
         history = game.history
         new = [(p, game.encode_action(a)) for p, a in history[stored:]]
-        data = _call_json(call)
+        data = self.play.call_json(call, self.engine)
         self._write(self.store.record, self.game_id, stored, new, "call", data)
         self.calls[call.call_id] = {**data, "kind": "call", "actions": len(history)}
-        if any(isinstance(a, Outcome) for _, a in call.actions):
-            after = self._positions()
-            moves = []
-            for die_id in sorted(set(before) | set(after)):
-                a, b = before.get(die_id), after.get(die_id)
-                if a != b:
-                    moves.append({"die": die_id, "owner": game.dice[die_id].owner, "from": a, "to": b})
-            self.last_shot = {"call_id": call.call_id, "moves": moves}
+        shot = self.play.shot(call, before, game)
+        if shot is not None:
+            self.last_shot = shot
         if game.is_over():
             self._mark_over()
         self._announce("call", f"{call.decision}: {call.reason}", {"call_id": call.call_id, "decision": call.decision})
@@ -360,7 +359,7 @@ class TableSession(GameLoop):
             self._roll_back(saved, resumed)
             raise
 
-    def _roll_back(self, saved: RefereeCheckpoint, resumed: bool) -> bool:
+    def _roll_back(self, saved: Any, resumed: bool) -> bool:
         """Put the referee back to ``saved``. If the log took part of the decision before failing,
         carry on from what it holds instead, as a restart would; returns whether that happened."""
         referee = self.referee
@@ -397,7 +396,7 @@ class TableSession(GameLoop):
 
     # ---- commands from the dashboard ---------------------------------------------------------
 
-    def _playing(self) -> PuxesReferee:
+    def _playing(self) -> TableReferee:
         if self.referee is None or self.game_id is None:
             raise SessionError("there is no game being played")
         if self.status != "playing":
@@ -453,7 +452,7 @@ class TableSession(GameLoop):
             keep = 0
             while keep < min(len(stored), len(encoded)) and [stored[keep][0], stored[keep][1]] == list(encoded[keep]):
                 keep += 1
-            data = _call_json(call)
+            data = self.play.call_json(call, self.engine)
             data["overruled"] = {"call_id": call_id, "decision": decision}
             self._write(self.store.record, game_id, keep, encoded[keep:], "overrule", data, keep=keep)
             self.calls[call.call_id] = {**data, "kind": "call", "actions": len(game.history)}
@@ -495,7 +494,7 @@ class TableSession(GameLoop):
         try:
             action = game.decode_action(payload["action"])
         except (ValueError, TypeError, KeyError) as exc:
-            raise ValueError(f"not a PuXes action: {exc}") from None
+            raise ValueError(f"not a {self.spec.title} action: {exc}") from None
         call = self.player_action(player, action)
         return {"call_id": call.call_id, "reason": call.reason}
 
@@ -531,41 +530,23 @@ class TableSession(GameLoop):
         }
 
     def public_state(self) -> dict[str, Any]:
-        """Everything the table page draws. PuXes has no hidden information: all of it is public."""
+        """Everything the table page draws; a camera game's table is public, so is all of it."""
         referee, game = self.referee, self.game
-        state: dict[str, Any] = {"table": True, "status": self.status, "game_id": self.game_id, "mat": self.mat_state,
+        state: dict[str, Any] = {"table": True, "ui": self.spec.ui("camera"), "status": self.status,
+                                 "game_id": self.game_id, "mat": self.mat_state,
                                  "players": [{"name": p.name, "colour": SEAT_COLOURS[i % len(SEAT_COLOURS)]}
                                              for i, p in enumerate(self.players)],
                                  "log": list(self.log), "frames": self.frames, "snapshots": self.snapshots}
         if referee is None or game is None:
             return state
-        ox, oy = referee.config.area_origin_mm
+        state.update(self.play.public(referee, self.last_snapshot, self.last_shot))
         state.update({
-            "area": {"x": ox, "y": oy, "width_mm": game.table.size_x, "height_mm": game.table.size_y},
-            "die_mm": game.options.die_mm,
-            "dice": [{"id": d.id, "owner": d.owner, "role": d.role, "face": d.face, "status": d.status,
-                      "x": None if d.x is None else d.x + ox, "y": None if d.y is None else d.y + oy,
-                      "angle": d.angle} for d in sorted(game.dice.values(), key=lambda d: d.id)],
-            "temples": [{"index": t.index, "owner": t.owner, "x": t.x + ox, "y": t.y + oy, "status": t.status,
-                         "lives": t.lives} for t in game.temples],
             "prompt": referee.prompt(),
-            "may_move": referee.may_move(),
-            "turn": game.turn_number,
             "over": game.is_over(),
             "winners": [self.seat_name(w) for w in game.winners()] if game.is_over() else [],
             "questions": [q.to_json() for q in referee.questions.values()],
             "choices": self._choices(),
             "calls": [c for c in list(self.calls.values())[-12:]],
-            "last_shot": None if self.last_shot is None else {
-                "call_id": self.last_shot["call_id"],
-                "moves": [{**m, "from": None if m["from"] is None else [m["from"][0] + ox, m["from"][1] + oy],
-                           "to": None if m["to"] is None else [m["to"][0] + ox, m["to"][1] + oy]}
-                          for m in self.last_shot["moves"]]},
-            "seen": [] if self.last_snapshot is None else [
-                {"x": d.x_mm, "y": d.y_mm, "angle": d.angle_deg, "level": d.level}
-                for d in self.last_snapshot.dice],
-            "toppled": [] if self.last_snapshot is None else [
-                {"x": s.x_mm, "y": s.y_mm} for s in self.last_snapshot.stacks if s.toppled],
         })
         return state
 
@@ -580,7 +561,7 @@ class TableSession(GameLoop):
                 continue
             for action in game.legal_actions(player):
                 encoded = game.encode_action(action)
-                if encoded.get("type") in ANNOUNCED:
+                if isinstance(encoded, dict) and encoded.get("type") in self.play.ANNOUNCED:
                     out.append({"player": player, "action": encoded, "text": game.describe_action(action)})
         return out[:MAX_CHOICES]
 
@@ -589,13 +570,6 @@ class TableSession(GameLoop):
         self._dirty = True
         for listener in self.listeners:
             listener(event)
-
-
-def _call_json(call: Call) -> dict[str, Any]:
-    """A call as stored and shown: its decision, reason and events, without the dice's flicks."""
-    data = call.to_json(PuxesGame)
-    data["events"] = [e for e in data["events"] if e.get("kind") != "flick"]
-    return data
 
 
 def _fields(payload: dict[str, Any], wanted: dict[str, type]) -> None:

@@ -1,14 +1,15 @@
 """Putting the table service together: event log, camera, referee loop, dashboard and terminal.
 
-:func:`run_table_service` is what ``bitbox play puxes`` and ``bitbox demo puxes`` share. It opens
-the event log (refusing a damaged or busy one before anything else starts), resumes an unfinished
-game of the same set-up or starts one, serves the dashboard (its *Table* page), prints every
-announcement, and hands the session to a driver that feeds it frames:
+:func:`run_table_service` is what ``bitbox play GAME`` and ``bitbox demo GAME`` share for a game
+refereed by the table camera. It opens the event log (refusing a damaged or busy one before
+anything else starts), resumes an unfinished game of the same set-up or starts one, serves the
+dashboard (its *Table* page), prints every announcement, and hands the session to a driver that
+feeds it frames:
 
 * :func:`camera_driver`: frames from a camera source (picamera2, a device, a video file, a folder
   of images);
-* :class:`DemoTable`: frames rendered from a seeded game that bots play on a simulated table, the
-  players at that table answering the referee's questions from what is really there.
+* a game's demo table (its ``demo``, see :mod:`controller.games`): frames rendered from a seeded
+  game that bots play on a simulated table.
 """
 
 from __future__ import annotations
@@ -20,7 +21,6 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO
 
-from controller.engines.puxes import PuxesGame
 from controller.service.config import ServiceConfig
 from controller.service.hub import Hub
 from controller.service.runner import ServiceError, _signals, matching_unfinished, open_store, serve_dashboard
@@ -96,100 +96,6 @@ def camera_driver(spec: str, fps: float | None = None) -> Driver:
     return drive
 
 
-class DemoTable:
-    """A seeded PuXes game played by bots on a simulated table, shown to the session as camera frames.
-
-    Built on the demo table of :mod:`controller.referee.puxes_demo`: the same scripted table, the
-    same rendered camera (its calibrated mat profile and taught faces), and the same players, who
-    answer the referee's questions with what is really on the table. What changes is the path:
-    every frame goes through :meth:`TableSession.feed`, every answer and player's choice through
-    the session's commands, so the event log, the dashboard and the terminal see a real game.
-    """
-
-    def __init__(self, seed: int = 1, max_turns: int | None = None, pace: float = 0.0,
-                 image_size: tuple[int, int] = (1280, 720), players_answer: bool = True) -> None:
-        from controller.referee.demo.camera import TableCamera
-        from controller.referee.demo.table import ScriptedTable
-        from controller.referee.puxes_demo import Players
-
-        self.seed = seed
-        self.max_turns = max_turns
-        self.pace = pace
-        self.table = ScriptedTable({"players": 2}, seed=seed)
-        truth = self.table.game
-        self.camera = TableCamera(truth.collection, {d.name for d in truth.dice.values()},
-                                  image_size=image_size, seed=seed)
-        self.people = Players(self.table)
-        self.layout = self.camera.layout
-        self.watcher = self.camera.watcher
-        self.moments = 0
-        self.differences: list[str] = []
-        self.first_difference: str | None = None
-        self._session: TableSession | None = None
-        self.answers = 0
-        #: False: questions wait for an answer from the dashboard (or the API) instead of the players'.
-        self.players_answer = players_answer
-        self._moment: tuple[Any, Any] = (None, None)
-
-    def suggested_answer(self, question: Any) -> str:
-        """What the players at the simulated table would answer to ``question`` now."""
-        snap, tr = self._moment
-        referee = self._session.referee if self._session is not None else None
-        return self.people.answer(question, referee, snap, tr)[0]
-
-    def setup(self, names: list[str] | None = None) -> TableSetup:
-        from controller.service.config import PlayerConfig
-
-        names = names or ["Ada", "Brice"]
-        return TableSetup([PlayerConfig(n, bot=True) for n in names], {"players": 2}, self.seed)
-
-    def __call__(self, session: TableSession) -> None:
-        from controller.referee.demo.camera import FPS
-        from controller.referee.puxes_demo import differences
-
-        clock = 0.0
-        self._session = session
-        for tr in self.table.play(self.max_turns):
-            if session.stopping or session.status != "playing":
-                break
-            session.step()
-            for player, action in tr.told:
-                session.player_action(player, action)
-            snap = None
-            for frame in self.camera.frames(tr.before, tr.after, tr.player, tr.reach_over):
-                clock += 1.0 / FPS
-                snap = session.feed(frame, clock)
-                if snap is not None:
-                    break
-            referee = session.referee
-            assert referee is not None
-            self._moment = (snap, tr)
-            while not self.players_answer and referee.questions and session.status == "playing" \
-                    and not session.stopping:
-                session.step()
-                time.sleep(0.01)
-            for _ in range(60):
-                open_questions = list(referee.questions.values())
-                if not open_questions or session.status != "playing":
-                    break
-                question = open_questions[0]
-                choice, _kind = self.people.answer(question, referee, snap, tr)
-                if self.pace:
-                    session.step()
-                    time.sleep(self.pace)
-                answered = session.command("answer", {"question_id": question.question_id, "choice": choice})
-                session.step()
-                answered.result(timeout=0)
-                self.answers += 1
-            self.moments += 1
-            self.differences = differences(referee.game, self.table.game)
-            if self.differences and self.first_difference is None:
-                self.first_difference = f"turn {tr.turn}, {tr.label}: {'; '.join(self.differences)}"
-            session.step()
-            if self.pace:
-                time.sleep(self.pace)
-
-
 def run_table_service(config: ServiceConfig, setup: TableSetup, layout: MatLayout, watcher: TableWatcher,
                       driver: Driver, run: TableRun) -> TableSession:
     """Run the table as configured; returns the session once the driver has finished."""
@@ -198,9 +104,9 @@ def run_table_service(config: ServiceConfig, setup: TableSetup, layout: MatLayou
     server = None
     try:
         hub = Hub()
-        session = TableSession(setup, store, layout, watcher, hub)
         try:
-            stored = (matching_unfinished(store, PuxesGame.NAME, setup.options, setup.seed)
+            session = TableSession(setup, store, layout, watcher, hub)
+            stored = (matching_unfinished(store, setup.game, setup.options, setup.seed)
                       if run.start == "resume" else None)
             if stored is not None:
                 session.resume(stored)
@@ -231,10 +137,10 @@ def run_table_service(config: ServiceConfig, setup: TableSetup, layout: MatLayou
             game = session.game
             if game is not None and game.is_over():
                 winners = " and ".join(session.seat_name(w) for w in game.winners()) or "nobody"
-                print(f"Game #{session.game_id} is over after {game.turn_number} turns. Winner: {winners}.",
+                print(f"Game #{session.game_id} is over after {session.play.turn(game)} turns. Winner: {winners}.",
                       file=out, flush=True)
             elif game is not None:
-                print(f"Stopped at turn {game.turn_number}; game #{session.game_id} is saved and resumes on the "
+                print(f"Stopped at turn {session.play.turn(game)}; game #{session.game_id} is saved and resumes on the "
                       "next start.", file=out, flush=True)
             if run.keep_serving and server is not None and not session.stopping:
                 print("The table page stays up; press Ctrl-C to stop.", file=out, flush=True)

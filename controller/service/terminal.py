@@ -38,9 +38,12 @@ class TerminalView:
         if game is None:
             return "(no game)\n"
         if self.colour:
-            from controller.engines.pixoid import render_ansi
+            from controller.games import UnknownGameError, game as game_spec
 
-            return render_ansi(game)
+            try:
+                return game_spec(game.NAME).render_ansi(game)
+            except UnknownGameError:
+                pass
         return game.render()
 
     def on_message(self, message: dict[str, Any]) -> None:

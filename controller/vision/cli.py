@@ -41,7 +41,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     snap.add_argument("--source", default="picamera2",
                       help="picamera2 (default), a device number, a video, a folder of images, an image, "
                       "or render:LAYOUT[:SEED] for a synthetic table")
-    snap.add_argument("--layout", default="puxes", help="mat layout (default puxes)")
+    snap.add_argument("--layout", default=None, help="mat layout (default: the first camera game's mat)")
     snap.add_argument("--out", type=Path, default=Path("snapshot.png"), help="image to write (default snapshot.png)")
     snap.add_argument("--json", action="store_true", help="print the snapshot as JSON")
     snap.add_argument("--wait-still", type=float, default=0.0, metavar="SECONDS",
@@ -56,6 +56,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def _cmd_mat(args: argparse.Namespace) -> int:
     from controller.cli import CommandError
+    from controller.games import default_mat
     from controller.vision.mat import MatLayoutError, load_layout
     from controller.vision.matprint import write_mat
 
@@ -79,6 +80,7 @@ def _cmd_snapshot(args: argparse.Namespace) -> int:
     import cv2
 
     from controller.cli import CommandError
+    from controller.games import default_mat
     from controller.vision.mat import MatLayoutError, load_layout
     from controller.vision.markers import detect_mat_markers
     from controller.vision.profile import CalibrationError, TableProfile, calibrate_mat
@@ -86,7 +88,7 @@ def _cmd_snapshot(args: argparse.Namespace) -> int:
     from controller.vision.stillness import MotionState, StillnessDetector
 
     try:
-        layout = load_layout(args.layout)
+        layout = load_layout(args.layout or default_mat())
     except MatLayoutError as exc:
         raise CommandError(str(exc)) from exc
     try:

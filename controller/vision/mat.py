@@ -214,7 +214,8 @@ def dice_colours(path: Path | None = None) -> dict[str, tuple[int, int, int]]:
 
 
 def load_layout(name_or_path: str | Path) -> MatLayout:
-    """Read a mat layout by name (``puxes``) or from a TOML file, checking every field.
+    """Read a mat layout by name (a file of ``hardware/mats/``, e.g. the first camera game's) or from a
+    TOML file, checking every field.
 
     Raises :class:`MatLayoutError` naming the file and the faulty field.
     """

@@ -11,7 +11,7 @@ Typical uses::
     scene = Scene(layout=load_layout("memodixe"), dice=[Die(120, 120, top=5)], camera=CameraSpec(560))
     out = render(scene)                      # out.image (BGR), out.camera, out.truth[0].top_center_px
     crop = render_die_crop(3, px=64)         # one die seen from above, for face-reader tests
-    scene = random_scene(load_layout("puxes"), n_dice=20, seed=7, temples=True)
+    scene = random_scene(load_layout(mat), n_dice=20, seed=7, temples=True)   # mat: a layout's name
 
 World frame: the mat's mm frame (x right, y down) with z into the table, so heights are negative z.
 """

@@ -49,7 +49,7 @@ class DieObservation:
 
 @dataclasses.dataclass(frozen=True)
 class Stack:
-    """Dice standing one on another (a PuXes temple). ``dice`` lists die ids from bottom to top."""
+    """Dice standing one on another (a temple, for example). ``dice`` lists die ids from bottom to top."""
 
     stack_id: int
     dice: tuple[int, ...]

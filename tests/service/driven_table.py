@@ -11,7 +11,7 @@ from controller.referee.puxes_demo import differences
 from controller.service.hub import Hub
 from controller.service.store import GameStore
 from controller.service.table import TableSession
-from controller.service.table_runner import DemoTable
+from controller.games.puxes.demo import DemoTable
 
 
 class Driven:

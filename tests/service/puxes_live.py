@@ -16,7 +16,7 @@ from typing import Any
 from controller.service.hub import Hub
 from controller.service.store import GameStore
 from controller.service.table import TableSession
-from controller.service.table_runner import DemoTable
+from controller.games.puxes.demo import DemoTable
 
 TOKEN = "puxes-test-token-0123"
 

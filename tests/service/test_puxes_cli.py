@@ -87,6 +87,13 @@ def test_play_puxes_from_a_recording_stores_the_calls_and_resumes(recording, tmp
     assert "- placed:" not in second.stdout
 
 
-def test_play_puxes_refuses_pixoid_options(tmp_path):
+def test_play_puxes_refuses_the_wheels_options(tmp_path):
     result = _bitbox("play", "puxes", "--controllers", "1,2", state=str(tmp_path))
-    assert result.returncode == 2 and "Pixoid options" in result.stderr
+    assert result.returncode == 2
+    assert "--controllers is an option of games played on the wheels" in result.stderr
+    assert "PuXes is refereed by the table camera" in result.stderr
+
+
+def test_play_puxes_refuses_another_games_option(tmp_path):
+    result = _bitbox("play", "puxes", "--short", state=str(tmp_path))
+    assert result.returncode == 2 and "--short is an option of Pixoid, not of PuXes" in result.stderr

@@ -184,7 +184,8 @@ def test_a_killed_table_resumes_from_the_log(tmp_path):
         "import sys\n"
         "from pathlib import Path\n"
         "from controller.service.config import ServiceConfig\n"
-        "from controller.service.table_runner import DemoTable, TableRun, run_table_service\n"
+        "from controller.games.puxes.demo import DemoTable\n"
+        "from controller.service.table_runner import TableRun, run_table_service\n"
         "demo = DemoTable(seed=3)\n"
         f"config = ServiceConfig(game='puxes', seed=3, db=Path({str(db)!r}), web=False)\n"
         "run_table_service(config, demo.setup(), demo.layout, demo.watcher, demo, TableRun(start='new'))\n"
@@ -215,7 +216,7 @@ def test_a_killed_table_resumes_from_the_log(tmp_path):
         from controller.service.table import TableSession, TableSetup
         from controller.vision.mat import load_layout
 
-        session = TableSession(TableSetup([PlayerConfig("Ada"), PlayerConfig("Brice")], {"players": 2}, 3),
+        session = TableSession(TableSetup([PlayerConfig("Ada"), PlayerConfig("Brice")], {"players": 2}, 3, game="puxes"),
                                store, load_layout("puxes"), watcher=None)
         session.resume(stored)
         replay = PuxesGame({"players": 2}, seed=3)

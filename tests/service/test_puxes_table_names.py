@@ -105,7 +105,7 @@ def test_a_configured_table_names_its_players_live_and_after_a_restart(tmp_path:
         stored = store.unfinished()
         assert stored is not None and stored.id == game_id
         assert "Zoé" not in json.dumps([stored.options, stored.seed, store.actions(stored.id)], ensure_ascii=False)
-        resumed = TableSession(TableSetup([], {"players": 2}, 3), store, demo.layout, watcher=None)
+        resumed = TableSession(TableSetup([], {"players": 2}, 3, game="puxes"), store, demo.layout, watcher=None)
         resumed.resume(stored)
         assert resumed.game.history == history
         assert resumed.game.seat_names == tuple(NAMES)

@@ -8,10 +8,14 @@ import pytest
 
 from controller.dials.state import LedMode
 from controller.engines import load_game
+from controller.games.pixoid.wheels import PixoidWheels
+from controller.games.wheels import TURNING
 from controller.service.config import PlayerConfig, ServiceConfig
-from controller.service.session import REFUSALS, TURNING, Session, SessionError
+from controller.service.session import Session, SessionError
 from controller.service.store import GameStore
 from .conftest import CONTROLLERS, wait_for
+
+REFUSALS = PixoidWheels.REFUSALS
 
 
 def test_placement_uses_the_number_wheel_among_free_start_pix(table_factory):

@@ -178,7 +178,7 @@ def test_a_log_that_took_part_of_a_decision_is_followed(tmp_path):
 
     db = tmp_path / "table.db"
     with GameStore(db) as store:
-        session = TableSession(TableSetup([PlayerConfig("Ada"), PlayerConfig("Brice")], {"players": 2}, 3),
+        session = TableSession(TableSetup([PlayerConfig("Ada"), PlayerConfig("Brice")], {"players": 2}, 3, game="puxes"),
                                store, load_layout("puxes"), watcher=None)
         session.start_new()
         referee = session.referee

@@ -105,7 +105,7 @@ def test_the_table_service_pets_the_watchdog_while_its_loop_runs(notify_socket, 
             time.sleep(0.03)
 
     config = ServiceConfig(game="puxes", seed=1, db=tmp_path / "table.db", web=False)
-    setup = TableSetup([PlayerConfig("Ada"), PlayerConfig("Brice")], {"players": 2}, 1)
+    setup = TableSetup([PlayerConfig("Ada"), PlayerConfig("Brice")], {"players": 2}, 1, game="puxes")
     run_table_service(config, setup, load_layout("puxes"), None, driver, TableRun(start="new", out=io.StringIO()))
     received = _received(sock)
     assert received[0].startswith("READY=1")

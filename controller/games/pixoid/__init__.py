@@ -1,0 +1,28 @@
+"""Pixoid (8Bit Box), as the service plays it: secret programs dialled on the wheels.
+
+The rules are :mod:`controller.engines.pixoid`; :mod:`.wheels` says how a controller's wheels and
+ready button become placements and programs; ``view.js`` draws the board on the dashboard. Its demo
+is the one every game played on the wheels gets (bots on simulated controllers).
+"""
+
+from pathlib import Path
+
+from controller.games.spec import CliOption, GameSpec
+
+GAME = GameSpec(
+    name="pixoid",
+    title="Pixoid",
+    summary="a little energy cube flees the Bugs; every move is dialled in secret on the wheels",
+    engine="controller.engines.pixoid:PixoidGame",
+    players=(3, 4),
+    default_players=4,
+    play=("wheels",),
+    bot="controller.engines.pixoid:PixoidBot",
+    wheels="controller.games.pixoid.wheels:PixoidWheels",
+    ansi="controller.engines.pixoid:render_ansi",
+    view_dir=Path(__file__).parent,
+    options=(
+        CliOption("--short", "short_game", "the short game (one round, 12 cubes wins)"),
+    ),
+    docs="docs/service.md",
+)
