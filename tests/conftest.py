@@ -9,6 +9,10 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 
+#: The toy game of docs/adding-a-game.md joins the registry for the whole suite, as any game kept
+#: outside the project would: every test that loops over the games covers it too.
+os.environ.setdefault("BITBOX_GAMES", "tests.games.duel")
+
 #: Other people's real dice photos live beside the project, not in it (see shared/data/README.md).
 SHARED_DATA = Path(os.environ.get("BITBOX_SHARED_DATA", ROOT.parent / "shared" / "data"))
 

@@ -28,6 +28,8 @@ class ControllerBackend(ABC):
 
     #: Short name used in configuration (``"gpio"``, ``"serial"``, ``"sim"``).
     NAME: str = ""
+    #: What a player does to bring an unplugged controller back.
+    UNPLUGGED_HINT: str = "plug it back in to go on"
 
     def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
         self.clock = clock

@@ -28,6 +28,7 @@ BACKENDS: dict[str, tuple[str, str]] = {
     "sim": ("controller.dials.sim_backend", "SimBackend"),
     "gpio": ("controller.dials.gpio_backend", "GpioBackend"),
     "serial": ("controller.dials.serial_backend", "SerialBackend"),
+    "phone": ("controller.dials.phone_backend", "PhoneBackend"),
 }
 
 

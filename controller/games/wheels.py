@@ -51,8 +51,9 @@ class Table(Protocol):
 class WheelPlay(ABC):
     """A game's rules for the wheels; one is made for each game being played (``WheelPlay(game)``).
 
-    Subclasses implement :meth:`pieces` and :meth:`press`; the rest has defaults for a game whose
-    moves are secret, one controller per seat, chosen by one bot per seat.
+    Subclasses implement :meth:`pieces`, :meth:`press`, :meth:`decision_point` and
+    :meth:`wheel_targets`; the rest has defaults for a game whose moves are secret, one controller
+    per seat, chosen by one bot per seat.
     """
 
     #: The controllers' colours by piece, as on the boxes.
@@ -88,6 +89,10 @@ class WheelPlay(ABC):
         """The game's phase as the dashboard names it (``"programming"``); ``""`` if it has none."""
         return str(getattr(self.game, "phase", ""))
 
+    def seats_of(self, piece: int) -> set[int]:
+        """Every seat that may ever have to use ``piece``'s controller in this game."""
+        return {piece} if piece < self.game.num_players else set(range(self.game.num_players))
+
     def owner(self, piece: int) -> int | None:
         """The seat whose controller ``piece`` is now, shown beside it; ``None`` when nobody's."""
         return piece if piece < self.game.num_players else None
@@ -113,10 +118,11 @@ class WheelPlay(ABC):
         """The message for an action the engine refused under ``rule``."""
         return self.REFUSALS.get(rule, reason)
 
+    @abstractmethod
     def decision_point(self) -> tuple[Any, ...]:
         """What identifies the moment bots decide at (a round, a turn, a phase): a bot acts once per
-        decision point and seat, and a seat still owing its action at the same point presses again."""
-        return (self.stage(), len(self.game.history))
+        decision point and seat, and a seat still owing its action at the same point presses again.
+        It must not change while the seats lock their secret choices one by one."""
 
     def bot_key(self, seat: int) -> tuple[Any, ...]:
         """What makes one bot decision different from another at the same decision point."""

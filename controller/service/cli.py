@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from controller.cli import CommandError
+from controller.cli import CommandError, ListingFormatter, games_listing
 from controller.games import DemoRequest, GameSpec, SpecError, game as game_spec, games as all_games
 from controller.paths import state_dir
 from controller.service.config import ConfigError, PlayerConfig, ServiceConfig, load_config
@@ -31,16 +31,11 @@ MODE_OPTIONS: dict[str, tuple[str, ...]] = {
 MODE_WORDS = {"wheels": "played on the wheels", "camera": "refereed by the table camera"}
 
 
-def games_listing() -> str:
-    """The registered games, one line each, for ``--help``."""
-    return "games:\n" + "\n".join(f"  {spec.help_line()}" for spec in all_games())
-
-
 def register(subparsers: Any) -> None:
     specs = all_games()
     names = [spec.name for spec in specs]
     default = names[0]
-    formatter = argparse.RawDescriptionHelpFormatter
+    formatter = ListingFormatter
 
     demo = subparsers.add_parser(
         "demo",
@@ -51,8 +46,8 @@ def register(subparsers: Any) -> None:
         "interrupted demo resumes where it stopped when run again with the same options). A game refereed "
         "by the camera: bots play on a simulated table whose rendered frames are the camera, through the "
         "camera pipeline, the referee, the event log and the dashboard's Table page. Either ends by itself "
-        f"when the game is over and prints the result.\n\n{games_listing()}",
-        epilog=None, formatter_class=formatter,
+        "when the game is over and prints the result.",
+        epilog=games_listing(), formatter_class=formatter,
     )
     demo.add_argument("game", nargs="?", choices=names, default=default, metavar="GAME",
                       help=f"the game to watch: {', '.join(names)} (default {default})")
@@ -81,8 +76,8 @@ def register(subparsers: Any) -> None:
         "the calibrated mat (bitbox calibrate mat --layout MAT, then bitbox calibrate dice --layout MAT and "
         "bitbox calibrate faces); each time the table is still the referee calls what happened, stores it, and "
         "shows it on the dashboard's Table page, where questions are answered and calls overruled with the "
-        f"token.\n\n{games_listing()}",
-        formatter_class=formatter,
+        "token.",
+        epilog=games_listing(), formatter_class=formatter,
     )
     play.add_argument("game", choices=names, metavar="GAME", help=f"the game to play: {', '.join(names)}")
     play.add_argument("--config", type=Path, help="a TOML configuration file (see docs/service.md)")
@@ -96,8 +91,12 @@ def register(subparsers: Any) -> None:
                       "--option cliff=true (repeatable; each game's docs list its options)")
     play.add_argument("--new", action="store_true", help="start a new game even if an unfinished one is saved")
     wheels = play.add_argument_group("games played on the wheels")
-    wheels.add_argument("--backend", choices=("sim", "gpio", "serial"), help="how controllers are read")
-    wheels.add_argument("--controllers", help="controller ids, one per colour in order red,blue,green,yellow")
+    wheels.add_argument("--backend", choices=("phone", "sim", "gpio", "serial"),
+                        help="how controllers are read: phone (each player's phone is a controller: scan "
+                        "the seat's code on the dashboard), sim (simulated, turned by bots or "
+                        "`bitbox dials watch`), gpio or serial (built controllers)")
+    wheels.add_argument("--controllers", help="controller ids, one per colour in order red,blue,green,yellow "
+                        "(default for phone and sim: the colours)")
     wheels.add_argument("--bot", action="append", type=int, default=None, metavar="SEAT",
                         help="give seat SEAT (0-based) to a bot (repeatable)")
     wheels.add_argument("--terminal", action="store_true", help="redraw the board in the terminal (for SSH)")
@@ -371,6 +370,8 @@ def _play_wheels(spec: GameSpec, config: ServiceConfig, args: argparse.Namespace
         if len(set(ids)) != len(ids):
             raise CommandError(f"--controllers lists a controller twice: {args.controllers}")
         config.pieces = ids
+    elif not config.pieces and config.backend in ("phone", "sim"):
+        config.pieces = _colours(spec, config)
     players = spec.seat_count(config.options)
     if args.name or args.bot or not config.players:
         names = _seat_names(args, config, players)
@@ -384,6 +385,16 @@ def _play_wheels(spec: GameSpec, config: ServiceConfig, args: argparse.Namespace
     run = RunOptions(start="new" if args.new else "resume", terminal="redraw" if args.terminal else "log",
                      token=args.token)
     return _run(config, run)
+
+
+def _colours(spec: GameSpec, config: ServiceConfig) -> list[str]:
+    """The controllers of a game played on phones or simulated ones: one per piece, named by colour."""
+    try:
+        game = spec.load_engine()(config.options, seed=config.seed)
+    except ValueError as exc:
+        raise CommandError(f"{spec.title} options {config.options}: {exc.args[0] if exc.args else exc}") from None
+    rules = spec.load_wheels()(game, None)
+    return [rules.piece_name(piece) for piece in range(rules.pieces())]
 
 
 def cmd_serve(args: argparse.Namespace) -> int:

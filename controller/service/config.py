@@ -12,7 +12,7 @@ Example file (for a game played on the wheels; ``bitbox play --help`` lists the 
     options = { players = 4, short_game = false }
 
     [controllers]
-    backend = "serial"                       # "sim", "gpio" or "serial"
+    backend = "serial"                       # "phone", "sim", "gpio" or "serial"
     pieces = ["red", "blue", "green", "yellow"]   # the controller of each colour, in colour order
     options = { port = "/dev/bitbox-controllers" }
 
@@ -161,7 +161,7 @@ def config_from_dict(
     controllers = _table(data, "controllers", where)
     _unknown(controllers, "controllers", where)
     if "backend" in controllers:
-        config.backend = _typed(controllers["backend"], str, where, "[controllers] backend", '"sim", "gpio" or "serial"')
+        config.backend = _typed(controllers["backend"], str, where, "[controllers] backend", '"phone", "sim", "gpio" or "serial"')
     if "options" in controllers:
         config.backend_options = dict(
             _typed(controllers["options"], dict, where, "[controllers] options", "a table of backend options")

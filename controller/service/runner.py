@@ -60,7 +60,7 @@ def open_controllers(config: ServiceConfig) -> ControllerBackend | None:
     from controller.dials.factory import open_backend
 
     options = dict(config.backend_options)
-    if config.backend in ("sim", "gpio"):
+    if config.backend in ("sim", "gpio", "phone"):
         options.setdefault("controllers", list(config.pieces))
     try:
         backend = open_backend(config.backend, **options)
@@ -182,6 +182,7 @@ def run_service(config: ServiceConfig, run: RunOptions) -> Session:
             print(f"Referee token (start, abort, correct): {token}", file=out)
             if config.host in ("0.0.0.0", "::"):
                 print("The dashboard listens on every network interface.", file=out)
+            print_join_codes(server, config, out)
         print(f"Event log: {config.db_path()}", file=out, flush=True)
         watchdog = Watchdog(session.inputs_alive)
         watchdog.ready(f"serving game #{session.game_id}" if session.game_id else "waiting for a game")
@@ -209,6 +210,46 @@ def run_service(config: ServiceConfig, run: RunOptions) -> Session:
         if backend is not None:
             backend.close()
         store.close()
+
+
+def phone_address(config: ServiceConfig) -> str:
+    """The address phones on the network reach the dashboard at: the configured one, or for a
+    dashboard listening on every interface this machine's network address (its ``.local`` name,
+    which Raspberry Pi OS announces, when no other address is known)."""
+    import socket
+
+    if config.host not in ("0.0.0.0", "::", ""):
+        return config.host
+    name = socket.gethostname()
+    try:
+        infos = socket.getaddrinfo(name, None, socket.AF_INET)
+    except OSError:
+        infos = []
+    for info in infos:
+        address = str(info[4][0])
+        if not address.startswith("127."):
+            return address
+    return f"{name}.local"
+
+
+def print_join_codes(server: Any, config: ServiceConfig, out: TextIO) -> None:
+    """For controllers played on phones: each seat's join link and its QR code, in the terminal."""
+    registry = getattr(server.app.state, "seats", None)
+    if registry is None:
+        return
+    import segno
+
+    base = f"http://{phone_address(config)}:{server.port}"
+    print("Each player scans the code of their colour with a phone (or opens the link):", file=out)
+    if config.host in ("127.0.0.1", "localhost", "::1"):
+        print("  (the dashboard listens on this machine only: start with --host 0.0.0.0 so that phones "
+              "on the network reach it)", file=out)
+    for cid in registry.seats():
+        url = base + registry.join_path(cid)
+        print(f"  {cid}: {url}", file=out)
+        if out.isatty():
+            segno.make(url, error="m").terminal(out=out, compact=True)
+    out.flush()
 
 
 def wait_until(predicate: Any, timeout: float, interval: float = 0.01) -> bool:

@@ -109,6 +109,8 @@ class Session(GameLoop):
         self._bot_pressed: dict[str, float] = {}
         self._hold_until = 0.0
         self.turn_listeners: list[Callable[[Session], None]] = []
+        #: Each controller's private channel: what its seat's page alone may see (see :meth:`seat_state`).
+        self.seat_hubs: dict[str, Hub] = {}
 
     # ---- starting ----------------------------------------------------------------------------
 
@@ -214,6 +216,14 @@ class Session(GameLoop):
         self._bot_key_of_piece = {}
         self.status = "playing"
         self.controllers = {cid: ControllerStatus(cid, piece) for piece, cid in enumerate(pieces)}
+        self.seat_hubs = {cid: self.seat_hubs.get(cid) or Hub() for cid in pieces}
+        attach = getattr(self.backend, "attach", None)
+        if callable(attach):
+            # Controllers held by pages (phones): the bots hold their own, no page needed.
+            for piece, cid in enumerate(pieces):
+                if self._driven(piece) and all(self.players[s].bot for s in play.seats_of(piece)
+                                               if s < len(self.players)):
+                    attach(cid)
         if self.backend is not None:
             for cid, state in self.backend.states().items():
                 if cid in self.controllers:
@@ -292,7 +302,8 @@ class Session(GameLoop):
         if not missing:
             return ""
         names = ", ".join(f"{cid} ({self.piece_name(self.controllers[cid].piece)})" for cid in missing)
-        return f"paused: controller {names} is unplugged; plug it back in to go on"
+        hint = self.backend.UNPLUGGED_HINT if self.backend is not None else "plug it back in to go on"
+        return f"paused: controller {names} is unplugged; {hint}"
 
     def _piece_needed(self, piece: int) -> bool:
         """A controller matters when a person may have to use it (bots play without one)."""
@@ -619,6 +630,7 @@ class Session(GameLoop):
             "paused": self.paused_message(),
             "turns_resolved": self.turns_resolved,
             "log": list(self.log),
+            "join": callable(getattr(self.backend, "attach", None)),
         }
         if game is None or play is None:
             return {**state, "game": None}
@@ -670,6 +682,40 @@ class Session(GameLoop):
             return game_spec(name).ui("wheels")
         except UnknownGameError:
             return None
+
+    def seat_state(self, cid: str) -> dict[str, Any]:
+        """What the page holding controller ``cid`` alone may see: its wheels, its lock, why a press
+        of its was refused, and whose it is now."""
+        status = self.controllers[cid]
+        play = self.play
+        owner = play.owner(status.piece) if play is not None else None
+        wheels: dict[str, int | None] = {"direction": None, "number": None, "symbol": None}
+        if self.backend is not None and cid in self.backend.states():
+            state = self.backend.state(cid)
+            wheels = {"direction": state.direction, "number": state.number, "symbol": state.symbol}
+        return {
+            "id": cid,
+            "piece": status.piece,
+            "colour": self.piece_name(status.piece),
+            "owner": owner,
+            "owner_name": self.seat_name(owner) if owner is not None else None,
+            "connected": status.connected,
+            "locked": status.piece in self.locked,
+            "refused": status.refused,
+            "message": status.message,
+            "led": status.led.value if status.led is not None else None,
+            "wheels": wheels,
+            "waiting": any(status.piece in w["pieces"] for w in self.waiting_for()),
+        }
+
+    def publish(self) -> dict[str, Any]:
+        """The public state to everyone, then each seat's page its own (public state included)."""
+        message = super().publish()
+        for cid, hub in self.seat_hubs.items():
+            if cid in self.controllers:
+                hub.publish({"type": "seat", "state": message["state"], "events": message["events"],
+                             "seat": self.seat_state(cid)})
+        return message
 
     # ---- publishing --------------------------------------------------------------------------
 

@@ -124,9 +124,9 @@ def run_table_service(config: ServiceConfig, setup: TableSetup, layout: MatLayou
         session.publish()
         if config.web:
             server, token = serve_dashboard(session, hub, config, run.token, run.port_fallback)
-            print(f"Table page: {server.url}#/table", file=out)
+            print(f"Table page: {server.url}", file=out)
             print(f"Referee token (answer, overrule): {token}", file=out)
-            print(f"With the token in the address: {server.url}?token={token}#/table", file=out)
+            print(f"With the token in the address: {server.url}?token={token}", file=out)
         print(f"Event log: {config.db_path()}", file=out, flush=True)
         watchdog = Watchdog(session.inputs_alive)
         session.watchdog = watchdog

@@ -3,9 +3,13 @@
 ``main.py`` calls :func:`run` at power-up. The firmware talks over the USB serial port that the
 MicroPython REPL normally owns: it writes frames with ``sys.stdout.buffer`` (raw bytes, no
 newline translation) and reads with ``sys.stdin.buffer`` when ``select.poll`` says a byte is
-waiting. While it runs, ``micropython.kbd_intr(-1)`` stops a 0x03 byte inside a frame from
-raising KeyboardInterrupt; to reach the REPL again the host sends STOP (``bitbox firmware flash``
-does), or hold the ready button while plugging the board in.
+waiting. ``micropython.kbd_intr(-1)`` keeps a 0x03 byte inside a frame from raising
+KeyboardInterrupt: ``main.py`` turns it off before anything else (a frame may arrive while the
+modules still compile), :func:`run` does it again for a start by hand from the REPL, and it is
+never turned back on while the firmware owns the port (not even while a fault waits for the
+reset: the host keeps sending). To reach the REPL the host sends STOP (``bitbox firmware flash``
+does), or hold the ready button while plugging the board in; :func:`run` then returns and the
+REPL takes over once ``main.py`` ends.
 
 :func:`serve` is the loop itself, written against a small port object so the same loop runs
 behind a pseudo-terminal on the host.
@@ -105,20 +109,16 @@ def run(machine=None, root="", port=None, clock=None):
     try:
         import micropython
 
-        micropython.kbd_intr(-1)
+        micropython.kbd_intr(-1)  # main.py did it already; this covers app.run() typed at the REPL
     except ImportError:
-        micropython = None
+        pass
     try:
         action = serve(ctl, port, clock.ticks_ms)
-    except Exception as exc:  # a firmware fault: report it, leave Ctrl-C working, restart
-        if micropython is not None:
-            micropython.kbd_intr(3)
+    except Exception as exc:  # a firmware fault: report it and restart (Ctrl-C stays off: frames keep coming)
         print("bitbox: firmware fault, restarting in 2 s:", repr(exc))
         clock.sleep_ms(2000)
         machine.reset()
         return "fault"
-    if micropython is not None:
-        micropython.kbd_intr(3)
     if action == "bootloader":
         clock.sleep_ms(100)  # let the acknowledgement leave over USB
         machine.bootloader()

@@ -46,7 +46,7 @@ def test_board_files_keep_to_the_micropython_subset(path: Path) -> None:
 
 def test_main_py_only_starts_the_app() -> None:
     text = (BOARD / "main.py").read_text(encoding="utf-8")
-    assert "import app" in text and "app.run()" in text
+    assert "import app" in text and "app.run()" in text  # its start-up order: tests/firmware/test_boot.py
 
 
 def _world_and_machine() -> tuple[fake_machine.World, fake_machine.BoundMachine]:

@@ -7,6 +7,7 @@ import io
 import json
 import os
 import select
+import shlex
 import subprocess
 import sys
 import time
@@ -64,18 +65,24 @@ def test_flash_command_line_is_exact() -> None:
     assert names[-1] == "main.py" and "__init__.py" not in names
     assert {"app.py", "control.py", "framing.py", "protocol.py", "storage.py", "ladder.py", "debounce.py"} <= set(names)
     command = fw_cli.flash_command_line("/usr/bin/mpremote", "/dev/ttyACM0", files, "/tmp/x/config.json")
-    assert command == (["/usr/bin/mpremote", "connect", "/dev/ttyACM0", "fs", "cp"] + [str(f) for f in files]
-                       + [":", "+", "fs", "cp", "/tmp/x/config.json", ":config.json", "+", "reset"])
+    modules = [str(f) for f in files[:-1]]
+    stale = sorted(["main.py"] + [f.stem + ".mpy" for f in files[:-1]])
+    assert command == (["/usr/bin/mpremote", "connect", "/dev/ttyACM0", "exec", fw_cli.cleanup_code(stale),
+                        "+", "fs", "cp"] + modules + [":", "+", "fs", "cp", "/tmp/x/config.json", ":config.json",
+                                                      "+", "fs", "cp", str(files[-1]), ":main.py", "+", "reset"])
 
 
-def test_flash_dry_run_prints_the_command_and_the_config(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["firmware", "flash", "--dry-run", "--port", "/dev/ttyACM3"]) == 0
+def test_flash_dry_run_prints_the_commands_and_the_config(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["firmware", "flash", "--dry-run", "--source", "--port", "/dev/ttyACM3"]) == 0
     out = capsys.readouterr().out.splitlines()
-    command = out[0].split()
-    assert command[1:5] == ["connect", "/dev/ttyACM3", "fs", "cp"]
-    assert command[-6:] == ["+", "fs", "cp", command[-4], ":config.json", "+", "reset"][-6:]
+    query, command = shlex.split(out[0]), shlex.split(out[1])
+    assert query[1:4] == ["connect", "/dev/ttyACM3", "exec"] and "sys.implementation" in query[4]
+    assert command[1:4] == ["connect", "/dev/ttyACM3", "exec"]
+    tail = command[-12:]
+    assert tail[:3] == ["+", "fs", "cp"] and Path(tail[3]).name == "config.json" and tail[4] == ":config.json"
+    assert tail[5:8] == ["+", "fs", "cp"] and Path(tail[8]).name == "main.py" and tail[9:] == [":main.py", "+", "reset"]
     assert Path(command[0]).name == "mpremote"
-    assert json.loads(out[1]) == json.loads(json.dumps(build_config()))
+    assert json.loads(out[2]) == json.loads(json.dumps(build_config()))
 
 
 def test_flash_without_mpremote_says_how_to_install_it(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
@@ -88,7 +95,7 @@ def test_flash_without_mpremote_says_how_to_install_it(monkeypatch: pytest.Monke
 
 def test_real_mpremote_failure_is_reported_clearly() -> None:
     mpremote = fw_cli.find_mpremote()
-    command = fw_cli.flash_command_line(mpremote, "/dev/ttyACM-missing", fw_cli.board_files(), "/tmp/none.json")
+    command = fw_cli.version_command_line(mpremote, "/dev/ttyACM-missing")
     with pytest.raises(CommandError) as info:
         fw_cli.run_mpremote(command, "/dev/ttyACM-missing", timeout=30)
     assert "mpremote failed on /dev/ttyACM-missing" in str(info.value)
@@ -112,7 +119,7 @@ def test_flash_stops_the_running_firmware_before_copying(board: PtyBoard) -> Non
         return subprocess.CompletedProcess(command, 1, "", "mpremote: could not enter raw repl")
 
     parser = build_parser()
-    args = parser.parse_args(["firmware", "flash", "--port", board.port])
+    args = parser.parse_args(["firmware", "flash", "--source", "--port", board.port])
     out = io.StringIO()
     with pytest.raises(CommandError, match="could not enter raw repl"):
         fw_cli.flash_command(args, out, runner=runner)
@@ -185,7 +192,7 @@ def test_bootloader_on_a_silent_port_suggests_mpremote() -> None:
 
 def test_every_firmware_command_has_help(capsys: pytest.CaptureFixture[str]) -> None:
     for command in (["firmware", "--help"], ["firmware", "flash", "--help"], ["firmware", "list", "--help"],
-                    ["firmware", "bootloader", "--help"]):
+                    ["firmware", "bootloader", "--help"], ["firmware", "build", "--help"]):
         with pytest.raises(SystemExit) as info:
             main(command)
         assert info.value.code == 0

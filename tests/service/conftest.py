@@ -57,15 +57,16 @@ class LiveTable:
     """A running session whose controllers the test turns and presses like a player would."""
 
     def __init__(self, tmp: Path, players: int = 4, short: bool = True, bots: tuple[int, ...] = (),
-                 seed: int = 3, web: bool = False) -> None:
+                 seed: int = 3, web: bool = False, backend: str = "sim") -> None:
         self.config = ServiceConfig(
             options={"players": players, "short_game": short}, seed=seed,
             players=[PlayerConfig(f"P{i}", bot=i in bots) for i in range(players)],
             pieces=list(CONTROLLERS), bot_delay=0.0, turn_pause=0.0, db=tmp / "games.db",
         )
-        self.backend: Any = open_backend("sim", controllers=list(CONTROLLERS))
+        self.backend: Any = open_backend(backend, controllers=list(CONTROLLERS))
         self.backend.start()
-        wait_for(lambda: all(s.connected for s in self.backend.states().values()), what="controllers connected")
+        if backend == "sim":
+            wait_for(lambda: all(s.connected for s in self.backend.states().values()), what="controllers connected")
         self.store = GameStore(self.config.db_path())
         self.hub = Hub()
         self.messages: list[dict[str, Any]] = []

@@ -1,15 +1,20 @@
-"""The dashboard server over real HTTP: live events, tokens, clean 4xx, and no secret ever sent."""
+"""The dashboard server over real HTTP: live events, tokens, clean 4xx, no secret ever sent, and each
+game's dashboard view served from its own folder, by a shell that names no game."""
 
 from __future__ import annotations
 
 import http.client
 import json
+import re
 import socket
 import threading
 import time
 from urllib.parse import urlparse
 
 import pytest
+
+from controller.games import GameSpec, games, register, unregister
+from controller.service.web.app import STATIC_DIR
 
 from .conftest import CONTROLLERS, wait_for
 
@@ -58,10 +63,12 @@ def test_state_and_page_are_served(web_table):
     status, state = web_table.http("GET", "/api/state")
     assert status == 200 and state["state"]["game"]["name"] == "pixoid"
     assert state["state"]["view"]["board"], "the board drawing is sent"
+    assert state["state"]["ui"] == {"game": "pixoid", "title": "Pixoid", "mode": "wheels",
+                                    "script": "/games/pixoid/view.js", "style": "/games/pixoid/view.css"}
     status, page = web_table.http("GET", "/")
-    assert status == 200 and "<svg id=\"board\"" in page
+    assert status == 200 and '<script type="module" src="/static/dashboard.js">' in page
     status, script = web_table.http("GET", "/static/dashboard.js")
-    assert status == 200 and "EventSource" in script
+    assert status == 200 and "EventSource" in script and "import(" in script
 
 
 def test_live_updates_arrive_as_server_sent_events(web_table):
@@ -175,3 +182,98 @@ def test_the_server_listens_on_localhost_only_by_default():
     from controller.service.config import ServiceConfig
 
     assert ServiceConfig().host == "127.0.0.1"
+
+
+# ---- the games' dashboard views -----------------------------------------------------------------
+
+
+def get(url: str, path: str) -> tuple[int, dict[str, str], bytes]:
+    """A raw GET: status, headers (lower-case names) and body, the path sent exactly as given."""
+    parsed = urlparse(url)
+    conn = http.client.HTTPConnection(parsed.hostname, parsed.port, timeout=5)
+    try:
+        conn.request("GET", path)
+        response = conn.getresponse()
+        return response.status, {k.lower(): v for k, v in response.getheaders()}, response.read()
+    finally:
+        conn.close()
+
+
+@pytest.fixture(scope="module")
+def views_url():
+    """The dashboard app alone (no game loop): the view routes need none."""
+    from controller.service.hub import Hub
+    from controller.service.web import WebServer, create_app
+
+    server = WebServer(create_app(None, Hub(), "test-token-123456"), "127.0.0.1", 0)
+    server.start()
+    try:
+        yield server.url.rstrip("/")
+    finally:
+        server.stop()
+
+
+@pytest.mark.parametrize("spec", games(), ids=lambda spec: spec.name)
+def test_every_game_view_is_served_from_its_folder(views_url, spec):
+    assert spec.view_dir is not None, f"{spec.name} declares no dashboard view"
+    status, headers, body = get(views_url, f"/games/{spec.name}/view.js")
+    assert status == 200
+    assert headers["content-type"] == "text/javascript; charset=utf-8"
+    assert headers["cache-control"] == "no-cache"
+    assert body == (spec.view_dir / "view.js").read_bytes()
+    for name in ("mount", "update"):
+        assert re.search(rf"export (async )?function {name}\(".encode(), body), f"view.js exports no {name}()"
+    status, headers, body = get(views_url, f"/games/{spec.name}/view.css")
+    if (spec.view_dir / "view.css").is_file():
+        assert status == 200 and headers["content-type"] == "text/css; charset=utf-8"
+        assert headers["cache-control"] == "no-cache" and body == (spec.view_dir / "view.css").read_bytes()
+        assert spec.ui("wheels")["style"] == f"/games/{spec.name}/view.css"
+    else:
+        assert status == 404 and spec.ui("wheels")["style"] is None
+
+
+@pytest.mark.parametrize(
+    ("path", "words"),
+    [
+        ("/games/nosuchgame/view.js", "no game called 'nosuchgame'"),
+        ("/games/pixoid/__init__.py", "view.js and view.css, not '__init__.py'"),
+        ("/games/pixoid/view.py", "not 'view.py'"),
+        ("/games/pixoid/VIEW.JS", "not 'VIEW.JS'"),
+        ("/games/pixoid/..", "not '..'"),
+        ("/games/pixoid/..%2F__init__.py", "nothing at"),
+        ("/games/pixoid/%2e%2e%2f%2e%2e%2fspec.py", "nothing at"),
+        ("/games/..%2Fpixoid/view.js", "nothing at"),
+        ("/games/../static/dashboard.js", ""),
+        ("/games/pixoid/../../service/web/app.py", "nothing at"),
+        ("/games/pixoid/view.js/x", "nothing at"),
+        ("/games/pixoid", "nothing at"),
+    ],
+)
+def test_nothing_but_a_game_view_is_served(views_url, path, words):
+    status, headers, body = get(views_url, path)
+    assert status == 404, body[:200]
+    assert headers["content-type"] == "application/json"
+    assert words in json.loads(body)["error"]
+
+
+def test_a_game_without_a_view_has_none_to_serve(views_url):
+    spec = register(GameSpec(name="viewless", title="Viewless", summary="no dashboard view",
+                             engine="controller.engines.pixoid:PixoidGame", players=(2, 2), wheels="x:y"))
+    try:
+        assert spec.ui("wheels")["script"] is None
+        status, _, body = get(views_url, "/games/viewless/view.js")
+        assert status == 404 and "has no view.js" in json.loads(body)["error"]
+    finally:
+        unregister("viewless")
+
+
+def test_the_shell_names_no_game():
+    """The page, its script and its style are the same for every game: no game's name or words in them."""
+    words = {"pix", "pixoid", "bug", "bugs", "puxes", "oracle", "oracles", "temple", "temples", "hero", "heroes",
+             "dixe", "dixé", "mat", "reserve", "cube", "cubes"}
+    for spec in games():
+        words |= {spec.name.lower(), spec.title.lower()}
+    for path in sorted(STATIC_DIR.iterdir()):
+        text = path.read_text(encoding="utf-8").lower()
+        found = sorted(w for w in words if re.search(rf"(?<![\w-]){re.escape(w)}(?![\w-])", text))
+        assert not found, f"{path.name} names {found}"

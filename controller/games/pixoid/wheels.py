@@ -33,6 +33,10 @@ class PixoidWheels(WheelPlay):
     def pieces(self) -> int:
         return len(self.game.pos)
 
+    def seats_of(self, piece: int) -> set[int]:
+        """The spare Bug of the 3-player game changes hands every turn."""
+        return {piece} if piece < self.game.players else set(range(self.game.players))
+
     def owner(self, piece: int) -> int | None:
         return self.game.controller_owner(piece) if self.game.phase == "programming" else None
 

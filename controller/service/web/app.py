@@ -3,7 +3,8 @@
 Routes (``T`` needs the token):
 
 ==========================  ===================================================================
-``GET  /``                   the dashboard page (console and table views, one page, no build step)
+``GET  /``                   the dashboard page: the shell, the same for every game (no build step)
+``GET  /games/{name}/{file}`` a game's dashboard view, ``view.js`` or ``view.css``, from its ``view_dir``
 ``GET  /api/state``          the latest public state (what a spectator may see)
 ``GET  /api/events``         server-sent events: one ``state`` message per change
 ``GET  /api/games``          the stored games
@@ -17,7 +18,9 @@ Routes (``T`` needs the token):
 ``POST /api/table/action``   T   a player's choice: ``{"player": 0, "action": {...}}`` (an encoded action)
 ==========================  ===================================================================
 
-The table routes answer 404 when the console is refereeing a game without a table camera.
+The table routes answer 404 when the console is refereeing a game without a table camera. When the
+controllers are players' phones (the ``phone`` backend), the seats' routes of
+:mod:`controller.service.web.seats` are added: joining a seat by its code, its page and its API.
 
 Every error is JSON ``{"error": "what was wrong"}`` with a 4xx status.
 """
@@ -36,6 +39,8 @@ from starlette.responses import FileResponse, JSONResponse, Response, StreamingR
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from controller.games import UnknownGameError
+from controller.games import game as game_spec
 from controller.service.auth import bearer, token_matches
 from controller.service.hub import Hub
 
@@ -46,6 +51,9 @@ KEEPALIVE = 15.0
 
 #: Largest request body the API reads.
 MAX_BODY = 64 * 1024
+
+#: The files a game's view folder may serve, with their content types; nothing else in it is served.
+VIEW_FILES = {"view.js": "text/javascript; charset=utf-8", "view.css": "text/css; charset=utf-8"}
 
 
 def _error(status: int, message: str) -> JSONResponse:
@@ -59,6 +67,18 @@ def create_app(session: Any, hub: Hub, token: str, command_timeout: float = 10.0
 
     async def index(request: Request) -> Response:
         return FileResponse(STATIC_DIR / "index.html", headers={"Cache-Control": "no-cache"})
+
+    async def view_file(request: Request) -> Response:
+        name, file = request.path_params["name"], request.path_params["file"]
+        try:
+            folder = game_spec(name).view_dir
+        except UnknownGameError as exc:
+            return _error(404, str(exc))
+        if file not in VIEW_FILES:
+            return _error(404, f"a game's view is served as view.js and view.css, not {file!r}")
+        if folder is None or not (folder / file).is_file():
+            return _error(404, f"the game {name!r} has no {file}")
+        return FileResponse(folder / file, media_type=VIEW_FILES[file], headers={"Cache-Control": "no-cache"})
 
     async def state(request: Request) -> Response:
         text = hub.latest_text
@@ -163,6 +183,7 @@ def create_app(session: Any, hub: Hub, token: str, command_timeout: float = 10.0
 
     routes = [
         Route("/", index),
+        Route("/games/{name}/{file}", view_file),
         Route("/api/state", state),
         Route("/api/events", events),
         Route("/api/games", games),
@@ -176,6 +197,16 @@ def create_app(session: Any, hub: Hub, token: str, command_timeout: float = 10.0
         Route("/api/table/action", guarded("action"), methods=["POST"]),
         Mount("/static", StaticFiles(directory=STATIC_DIR), name="static"),
     ]
+    if callable(getattr(getattr(session, "backend", None), "attach", None)):
+        from controller.service.seats import SeatRegistry
+        from controller.service.web.seats import seat_routes
+
+        registry = SeatRegistry(token, list(getattr(session, "pieces", [])))
+        routes[-1:-1] = seat_routes(session, registry, closing, authorised, read_json)
+        app_registry: SeatRegistry | None = registry
+    else:
+        app_registry = None
     app = Starlette(routes=routes, exception_handlers={HTTPException: http_error})
     app.state.closing = closing
+    app.state.seats = app_registry
     return app

@@ -1,0 +1,172 @@
+"""Which phone holds which seat's controller: join codes, device cookies and take-overs.
+
+Each controller played on a phone has a join code (derived from the referee's token, so it stays the
+same across restarts while the token does). The dashboard shows it as a QR code while the seat is
+free; opening the join link binds that phone to the seat with a cookie of its own (HttpOnly,
+SameSite=Strict), signed with the token, and the phone's page then reads and drives that seat only.
+
+A second phone that opens the same join link takes the seat over only when the first has gone (its
+page closed, asleep or off the network) or the referee frees the seat; the first phone's cookie
+stops working then. A phone that took a seat over does not learn the wheel positions the previous
+phone locked: they stay hidden until the reveal, like everyone else's.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import hmac
+import re
+import secrets
+import threading
+from collections.abc import Sequence
+
+#: A controller id a cookie can be named after.
+_SAFE_ID = re.compile(r"^[A-Za-z0-9_-]{1,32}$")
+
+
+class SeatError(Exception):
+    """A seat request refused; ``status`` is the HTTP status that says why."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+@dataclasses.dataclass
+class Seat:
+    """One controller's page: the phone holding it and its open connections."""
+
+    controller_id: str
+    holder: str | None = None
+    streams: int = 0
+    #: The phone whose wheel turns set the controller's current positions.
+    author: str | None = None
+
+
+def cookie_name(controller_id: str) -> str:
+    """The cookie that binds a phone to ``controller_id``'s seat (one per seat, so a phone may hold two)."""
+    return f"bitbox_seat_{controller_id}"
+
+
+class SeatRegistry:
+    """The seats of the controllers played on phones, bound by codes derived from ``token``."""
+
+    def __init__(self, token: str, controllers: Sequence[str]) -> None:
+        bad = [cid for cid in controllers if not _SAFE_ID.match(cid)]
+        if bad:
+            raise ValueError(f"controller id(s) {', '.join(map(repr, bad))} cannot be played on phones: "
+                             "use letters, digits, '-' or '_' (up to 32)")
+        self._key = hashlib.sha256(b"bitbox seats\0" + token.encode()).digest()
+        self._seats = {cid: Seat(cid) for cid in controllers}
+        self._lock = threading.Lock()
+
+    # ---- codes and cookies --------------------------------------------------------------------
+
+    def _sign(self, text: str) -> str:
+        return hmac.new(self._key, text.encode(), hashlib.sha256).hexdigest()[:32]
+
+    def join_code(self, controller_id: str) -> str:
+        """The code in the seat's join link (and QR code)."""
+        self._seat(controller_id)
+        return self._sign(f"join:{controller_id}")[:16]
+
+    def join_path(self, controller_id: str) -> str:
+        return f"/join/{controller_id}/{self.join_code(controller_id)}"
+
+    def _cookie(self, controller_id: str, device: str) -> str:
+        return f"{device}.{self._sign(f'device:{controller_id}:{device}')}"
+
+    def _device_of(self, controller_id: str, cookie: str | None) -> str | None:
+        """The device a cookie names, if the registry signed it for that seat."""
+        if not cookie or "." not in cookie:
+            return None
+        device, _, signature = cookie.partition(".")
+        expected = self._sign(f"device:{controller_id}:{device}")
+        return device if hmac.compare_digest(signature, expected) else None
+
+    def _seat(self, controller_id: str) -> Seat:
+        try:
+            return self._seats[controller_id]
+        except KeyError:
+            raise SeatError(404, f"there is no seat {controller_id!r} played on a phone; seats: "
+                                 f"{', '.join(self._seats) or 'none'}") from None
+
+    # ---- joining --------------------------------------------------------------------------------
+
+    def join(self, controller_id: str, code: str, cookie: str | None = None) -> str:
+        """Bind the phone opening the join link to the seat; the cookie value to give it.
+
+        The phone already holding the seat keeps it (a reload); another phone takes it only when the
+        holder has no page open."""
+        seat = self._seat(controller_id)
+        if not hmac.compare_digest(code, self.join_code(controller_id)):
+            raise SeatError(403, f"this is not the join code of seat {controller_id}: scan the code the "
+                                 "dashboard shows for it")
+        device = self._device_of(controller_id, cookie)
+        with self._lock:
+            if device is not None and device == seat.holder:
+                return self._cookie(controller_id, device)
+            if seat.holder is not None and seat.streams > 0:
+                raise SeatError(409, f"another phone holds seat {controller_id}: it can be taken over once "
+                                     "that phone has left, or when the referee frees the seat")
+            device = secrets.token_hex(8)
+            seat.holder, seat.streams = device, 0
+            return self._cookie(controller_id, device)
+
+    def device(self, controller_id: str, cookie: str | None) -> str:
+        """The phone a request comes from, if it holds the seat; :class:`SeatError` otherwise."""
+        seat = self._seat(controller_id)
+        device = self._device_of(controller_id, cookie)
+        if device is None:
+            raise SeatError(401, f"this page is not bound to seat {controller_id}: scan the seat's code "
+                                 "on the dashboard")
+        with self._lock:
+            if device != seat.holder:
+                raise SeatError(403, f"another phone has taken seat {controller_id} over; scan its code again "
+                                     "once that phone has left, or ask the referee")
+        return device
+
+    def free(self, controller_id: str) -> None:
+        """The referee frees the seat: its phone's cookie stops working, the next join takes it."""
+        seat = self._seat(controller_id)
+        with self._lock:
+            seat.holder, seat.streams = None, 0
+
+    # ---- connections ------------------------------------------------------------------------------
+
+    def opened(self, controller_id: str, device: str) -> bool:
+        """A page of the holding phone opened its stream; whether the seat was unattended before."""
+        seat = self._seat(controller_id)
+        with self._lock:
+            if device != seat.holder:
+                raise SeatError(403, f"another phone has taken seat {controller_id} over")
+            seat.streams += 1
+            return seat.streams == 1
+
+    def closed(self, controller_id: str, device: str) -> bool:
+        """A page's stream closed; whether the seat is now unattended (its controller unplugged)."""
+        seat = self._seat(controller_id)
+        with self._lock:
+            if device != seat.holder:
+                return False
+            seat.streams = max(0, seat.streams - 1)
+            return seat.streams == 0
+
+    def attended(self, controller_id: str) -> bool:
+        with self._lock:
+            return self._seat(controller_id).streams > 0
+
+    def turned_by(self, controller_id: str, device: str) -> None:
+        """``device`` set the controller's wheels: it may read their positions back."""
+        with self._lock:
+            self._seat(controller_id).author = device
+
+    def may_read_wheels(self, controller_id: str, device: str) -> bool:
+        """Whether ``device`` set the wheels it would read (a phone that took the seat over did not)."""
+        with self._lock:
+            seat = self._seat(controller_id)
+            return seat.author is None or seat.author == device
+
+    def seats(self) -> list[str]:
+        return list(self._seats)

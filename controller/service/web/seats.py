@@ -1,0 +1,205 @@
+"""The seats' pages: a phone joins a seat by its code, then reads and drives that seat's controller.
+
+Routes (``S`` needs the seat's cookie, set by its join link; ``T`` the referee's token):
+
+==================================  ==============================================================
+``GET  /join/{seat}/{code}``         bind this phone to the seat (a cookie), then go to its page
+``GET  /seat/{seat}``                the seat's page: its wheels, its ready button, its lock light
+``GET  /api/seat/{seat}``        S   what the seat alone may see, with the public state
+``GET  /api/seat/{seat}/events`` S   the same as server-sent events; the controller is plugged in
+                                     while a stream is open, unplugged when the last one closes
+``POST /api/seat/{seat}/wheel``  S   turn a wheel: ``{"wheel": "number", "position": 7}``
+``POST /api/seat/{seat}/button`` S   press or let go of ready: ``{"pressed": true}``
+``GET  /api/seats``                  every seat: whether a phone holds it; a free seat's join link
+``GET  /api/seats/{seat}/qr.svg``    a free seat's join link as a QR code
+``POST /api/seats/{seat}/free``  T   free a seat: its phone's cookie stops working
+==================================  ==============================================================
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import json
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, RedirectResponse, Response, StreamingResponse
+from starlette.routing import Route
+
+from controller.dials.backend import ControllerError
+from controller.dials.state import WHEEL_POSITIONS
+from controller.service.seats import SeatError, SeatRegistry, cookie_name
+
+STATIC_DIR = Path(__file__).with_name("static")
+KEEPALIVE = 15.0
+
+#: Seconds a join cookie lasts: a long evening of games.
+COOKIE_AGE = 12 * 3600
+
+Denied = Callable[[Request], Response | None]
+ReadJson = Callable[[Request], Awaitable[dict[str, Any] | Response]]
+
+
+def _error(status: int, message: str) -> JSONResponse:
+    return JSONResponse({"error": message}, status_code=status)
+
+
+def seat_routes(session: Any, registry: SeatRegistry, closing: asyncio.Event, authorised: Denied,
+                read_json: ReadJson) -> list[Route]:
+    """The routes above for ``session``, whose backend's controllers are held by pages."""
+    backend = session.backend
+
+    def holder(request: Request) -> tuple[str, str]:
+        cid = request.path_params["seat"]
+        return cid, registry.device(cid, request.cookies.get(cookie_name(cid)))
+
+    def private(cid: str, device: str, text: str) -> str:
+        """A seat message for ``device``: the wheels it did not set stay hidden while they are locked."""
+        if registry.may_read_wheels(cid, device):
+            return text
+        message = json.loads(text)
+        seat = message.get("seat") or {}
+        if seat.get("locked"):
+            seat["wheels"] = {wheel: None for wheel in seat.get("wheels", {})}
+        return json.dumps(message, separators=(",", ":"))
+
+    async def join(request: Request) -> Response:
+        cid, code = request.path_params["seat"], request.path_params["code"]
+        try:
+            cookie = registry.join(cid, code, request.cookies.get(cookie_name(cid)))
+        except SeatError as exc:
+            return _error(exc.status, str(exc))
+        response = RedirectResponse(f"/seat/{cid}", status_code=303)
+        response.set_cookie(cookie_name(cid), cookie, max_age=COOKIE_AGE, httponly=True, samesite="strict",
+                            path="/")
+        return response
+
+    async def page(request: Request) -> Response:
+        return FileResponse(STATIC_DIR / "seat.html", headers={"Cache-Control": "no-cache"})
+
+    async def seat_state(request: Request) -> Response:
+        try:
+            cid, device = holder(request)
+        except SeatError as exc:
+            return _error(exc.status, str(exc))
+        hub = session.seat_hubs.get(cid)
+        if hub is None or hub.latest_text is None:
+            return _error(503, "the game loop has not published anything yet; try again in a moment")
+        return Response(private(cid, device, hub.latest_text), media_type="application/json",
+                        headers={"Cache-Control": "no-store"})
+
+    async def seat_events(request: Request) -> Response:
+        try:
+            cid, device = holder(request)
+            hub = session.seat_hubs[cid]
+            first = registry.opened(cid, device)
+        except SeatError as exc:
+            return _error(exc.status, str(exc))
+        except KeyError:
+            return _error(503, "the game loop has not published anything yet; try again in a moment")
+        if first:
+            backend.attach(cid)
+        key, queue = hub.subscribe(asyncio.get_running_loop())
+
+        async def stream() -> Any:
+            try:
+                yield "retry: 1000\n\n"
+                if hub.latest_text is not None:
+                    yield f"event: seat\ndata: {private(cid, device, hub.latest_text)}\n\n"
+                while not closing.is_set():
+                    try:
+                        text = await asyncio.wait_for(queue.get(), KEEPALIVE)
+                    except asyncio.TimeoutError:
+                        yield ": keep-alive\n\n"
+                        continue
+                    yield f"event: seat\ndata: {private(cid, device, text)}\n\n"
+            finally:
+                hub.unsubscribe(key)
+                if registry.closed(cid, device):
+                    backend.detach(cid)
+
+        return StreamingResponse(stream(), media_type="text/event-stream",
+                                 headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+
+    async def wheel(request: Request) -> Response:
+        try:
+            cid, device = holder(request)
+        except SeatError as exc:
+            return _error(exc.status, str(exc))
+        body = await read_json(request)
+        if isinstance(body, Response):
+            return body
+        name, position = body.get("wheel"), body.get("position")
+        if name not in WHEEL_POSITIONS or set(body) != {"wheel", "position"}:
+            return _error(400, f"send {{\"wheel\": one of {', '.join(WHEEL_POSITIONS)}, \"position\": a number}}")
+        if type(position) is not int or not 0 <= position < WHEEL_POSITIONS[name]:
+            return _error(400, f"the {name} wheel's positions are 0 to {WHEEL_POSITIONS[name] - 1}, not {position!r}")
+        try:
+            backend.turn(cid, name, position)
+        except ControllerError as exc:
+            return _error(400, str(exc))
+        registry.turned_by(cid, device)
+        return JSONResponse({"ok": True})
+
+    async def button(request: Request) -> Response:
+        try:
+            cid, _device = holder(request)
+        except SeatError as exc:
+            return _error(exc.status, str(exc))
+        body = await read_json(request)
+        if isinstance(body, Response):
+            return body
+        pressed = body.get("pressed")
+        if type(pressed) is not bool or set(body) != {"pressed"}:
+            return _error(400, "send {\"pressed\": true} to press ready, {\"pressed\": false} to let go")
+        (backend.press if pressed else backend.release)(cid)
+        return JSONResponse({"ok": True})
+
+    async def seats(request: Request) -> Response:
+        out = []
+        for cid in registry.seats():
+            attended = registry.attended(cid)
+            out.append({"id": cid, "attended": attended, "join": None if attended else registry.join_path(cid)})
+        return JSONResponse({"seats": out}, headers={"Cache-Control": "no-store"})
+
+    async def qr(request: Request) -> Response:
+        import segno
+
+        cid = request.path_params["seat"]
+        try:
+            path = registry.join_path(cid)
+        except SeatError as exc:
+            return _error(exc.status, str(exc))
+        if registry.attended(cid):
+            return _error(409, f"a phone holds seat {cid}; its code is shown again when it leaves")
+        url = str(request.base_url).rstrip("/") + path
+        out = io.BytesIO()
+        segno.make(url, error="m").save(out, kind="svg", scale=4, border=2, dark="#000", light="#fff")
+        return Response(out.getvalue(), media_type="image/svg+xml", headers={"Cache-Control": "no-store"})
+
+    async def free(request: Request) -> Response:
+        denied = authorised(request)
+        if denied is not None:
+            return denied
+        cid = request.path_params["seat"]
+        try:
+            registry.free(cid)
+        except SeatError as exc:
+            return _error(exc.status, str(exc))
+        backend.detach(cid)
+        return JSONResponse({"freed": cid})
+
+    return [
+        Route("/join/{seat}/{code}", join),
+        Route("/seat/{seat}", page),
+        Route("/api/seat/{seat}", seat_state),
+        Route("/api/seat/{seat}/events", seat_events),
+        Route("/api/seat/{seat}/wheel", wheel, methods=["POST"]),
+        Route("/api/seat/{seat}/button", button, methods=["POST"]),
+        Route("/api/seats", seats),
+        Route("/api/seats/{seat}/qr.svg", qr),
+        Route("/api/seats/{seat}/free", free, methods=["POST"]),
+    ]
