@@ -70,6 +70,14 @@ class ControllerBackend(ABC):
     def closed(self) -> bool:
         return self._closed
 
+    def drivable(self, controller_id: str) -> bool:
+        """Whether a bot can turn this controller's wheels and press its button (a simulated board)."""
+        return all(callable(getattr(self, name, None)) for name in ("turn", "press", "release"))
+
+    def page_held(self) -> list[str]:
+        """The controllers held by pages (phones): plugged in while a page is open (see ``attach``)."""
+        return []
+
     def known_controllers(self) -> set[str] | None:
         """The ids this backend reads, or ``None`` where controllers announce themselves when they
         are plugged in (USB boards), so that an id not seen yet may still come."""

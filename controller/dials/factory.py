@@ -29,6 +29,7 @@ BACKENDS: dict[str, tuple[str, str]] = {
     "gpio": ("controller.dials.gpio_backend", "GpioBackend"),
     "serial": ("controller.dials.serial_backend", "SerialBackend"),
     "phone": ("controller.dials.phone_backend", "PhoneBackend"),
+    "keyboard": ("controller.dials.keyboard_backend", "KeyboardBackend"),
 }
 
 

@@ -50,6 +50,9 @@ class PhoneBackend(SimBackend):
         for cid in self.ids:
             self.unplug(cid)
 
+    def page_held(self) -> list[str]:
+        return list(self.ids)
+
     def attach(self, controller_id: str) -> None:
         """A page holds the controller: it is plugged in."""
         self.replug(controller_id)

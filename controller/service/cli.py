@@ -23,6 +23,9 @@ from controller.service.config import ConfigError, PlayerConfig, ServiceConfig, 
 from controller.service.runner import RunOptions, ServiceError, run_service
 from controller.service.store import GameStore, StoreError
 
+#: How controllers can be read (``--backend``), phones first: they need nothing built.
+BACKEND_NAMES = ("phone", "keyboard", "sim", "gpio", "serial")
+
 #: Options that only a way of playing has, and the words that say which.
 MODE_OPTIONS: dict[str, tuple[str, ...]] = {
     "wheels": ("backend", "controllers", "bot", "terminal"),
@@ -91,12 +94,14 @@ def register(subparsers: Any) -> None:
                       "--option cliff=true (repeatable; each game's docs list its options)")
     play.add_argument("--new", action="store_true", help="start a new game even if an unfinished one is saved")
     wheels = play.add_argument_group("games played on the wheels")
-    wheels.add_argument("--backend", choices=("phone", "sim", "gpio", "serial"),
+    wheels.add_argument("--backend", choices=BACKEND_NAMES,
                         help="how controllers are read: phone (each player's phone is a controller: scan "
-                        "the seat's code on the dashboard), sim (simulated, turned by bots or "
-                        "`bitbox dials watch`), gpio or serial (built controllers)")
-    wheels.add_argument("--controllers", help="controller ids, one per colour in order red,blue,green,yellow "
-                        "(default for phone and sim: the colours)")
+                        "the seat's code on the dashboard), keyboard (hot seat in this terminal), sim "
+                        "(simulated, turned by bots), gpio or serial (built controllers)")
+    wheels.add_argument("--controllers", metavar="IDS",
+                        help="controller ids, one per colour in order red,blue,green,yellow (default for phone, "
+                        "keyboard and sim: the colours); ID=BACKEND mixes them, e.g. "
+                        "red=serial,blue=serial,green=phone,yellow=phone")
     wheels.add_argument("--bot", action="append", type=int, default=None, metavar="SEAT",
                         help="give seat SEAT (0-based) to a bot (repeatable)")
     wheels.add_argument("--terminal", action="store_true", help="redraw the board in the terminal (for SSH)")
@@ -366,11 +371,13 @@ def _play_wheels(spec: GameSpec, config: ServiceConfig, args: argparse.Namespace
     if args.backend is not None:
         config.backend = args.backend
     if args.controllers is not None:
-        ids = [c.strip() for c in args.controllers.split(",") if c.strip()]
-        if len(set(ids)) != len(ids):
-            raise CommandError(f"--controllers lists a controller twice: {args.controllers}")
+        ids, backends = _controller_list(args.controllers)
         config.pieces = ids
-    elif not config.pieces and config.backend in ("phone", "sim"):
+        if backends:
+            config.backends = backends
+            if args.backend is None:
+                config.backend = backends.get(ids[0], config.backend)
+    elif not config.pieces and config.backend in ("phone", "sim", "keyboard"):
         config.pieces = _colours(spec, config)
     players = spec.seat_count(config.options)
     if args.name or args.bot or not config.players:
@@ -385,6 +392,27 @@ def _play_wheels(spec: GameSpec, config: ServiceConfig, args: argparse.Namespace
     run = RunOptions(start="new" if args.new else "resume", terminal="redraw" if args.terminal else "log",
                      token=args.token)
     return _run(config, run)
+
+
+def _controller_list(text: str) -> tuple[list[str], dict[str, str]]:
+    """``red,blue`` or ``red=phone,blue=serial``: the ids in colour order and the backends named."""
+    ids: list[str] = []
+    backends: dict[str, str] = {}
+    for item in (part.strip() for part in text.split(",")):
+        if not item:
+            continue
+        cid, sep, name = (x.strip() for x in item.partition("="))
+        if sep:
+            if name not in BACKEND_NAMES:
+                raise CommandError(f"--controllers {item}: {name!r} is not a backend; choose one of "
+                                   f"{', '.join(BACKEND_NAMES)}")
+            backends[cid] = name
+        ids.append(cid)
+    if len(set(ids)) != len(ids):
+        raise CommandError(f"--controllers lists a controller twice: {text}")
+    if backends and len(backends) != len(ids):
+        raise CommandError(f"--controllers {text}: name a backend for every controller (ID=BACKEND) or for none")
+    return ids, backends
 
 
 def _colours(spec: GameSpec, config: ServiceConfig) -> list[str]:

@@ -79,6 +79,9 @@ class ServiceConfig:
     backend_options: dict[str, Any] = dataclasses.field(default_factory=dict)
     #: Controller id of each piece (colour), in piece order.
     pieces: list[str] = dataclasses.field(default_factory=list)
+    #: A backend per controller id when they are mixed (``{"red": "phone", "blue": "serial"}``);
+    #: controllers not listed use ``backend``.
+    backends: dict[str, str] = dataclasses.field(default_factory=dict)
     host: str = "127.0.0.1"
     port: int = 8080
     web: bool = True

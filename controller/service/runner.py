@@ -57,13 +57,8 @@ def open_controllers(config: ServiceConfig) -> ControllerBackend | None:
             return None
         raise ServiceError("no controllers are configured: list one controller id per colour "
                            "(--controllers or [controllers] pieces in the config file)")
-    from controller.dials.factory import open_backend
-
-    options = dict(config.backend_options)
-    if config.backend in ("sim", "gpio", "phone"):
-        options.setdefault("controllers", list(config.pieces))
     try:
-        backend = open_backend(config.backend, **options)
+        backend = _backend(config)
         backend.start()
     except (ControllerError, OSError, ValueError, KeyError, TypeError) as exc:
         raise ServiceError(f"cannot open the {config.backend} controllers: {exc}") from None
@@ -71,6 +66,29 @@ def open_controllers(config: ServiceConfig) -> ControllerBackend | None:
     wait_until(lambda: all(s.connected for s in backend.states().values())
                and set(config.pieces) <= set(backend.states()), CONNECT_WAIT)
     return backend
+
+
+#: The backends that take the list of controller ids they read.
+LISTED = ("sim", "gpio", "phone", "keyboard")
+
+
+def _backend(config: ServiceConfig) -> ControllerBackend:
+    """The configured backend, unstarted: one, or several mixed (``config.backends``)."""
+    from controller.dials.factory import open_backend
+
+    route = {cid: config.backends.get(cid, config.backend) for cid in config.pieces}
+    names = list(dict.fromkeys(route.values()))
+    parts = {}
+    for name in names:
+        options = dict(config.backend_options) if name == config.backend or name not in LISTED else {}
+        if name in LISTED:
+            options.setdefault("controllers", [cid for cid, part in route.items() if part == name])
+        parts[name] = open_backend(name, **options)
+    if len(parts) == 1:
+        return parts[names[0]]
+    from controller.dials.mixed import MixedBackend
+
+    return MixedBackend(parts, route)
 
 
 @contextlib.contextmanager

@@ -217,13 +217,12 @@ class Session(GameLoop):
         self.status = "playing"
         self.controllers = {cid: ControllerStatus(cid, piece) for piece, cid in enumerate(pieces)}
         self.seat_hubs = {cid: self.seat_hubs.get(cid) or Hub() for cid in pieces}
-        attach = getattr(self.backend, "attach", None)
-        if callable(attach):
-            # Controllers held by pages (phones): the bots hold their own, no page needed.
-            for piece, cid in enumerate(pieces):
-                if self._driven(piece) and all(self.players[s].bot for s in play.seats_of(piece)
-                                               if s < len(self.players)):
-                    attach(cid)
+        held = set(self.backend.page_held()) if self.backend is not None else set()
+        for piece, cid in enumerate(pieces):
+            # A controller held by a page (a phone): a bot holds its own, no page needed.
+            if cid in held and self._driven(piece) and all(
+                    self.players[s].bot for s in play.seats_of(piece) if s < len(self.players)):
+                self.backend.attach(cid)  # type: ignore[union-attr]
         if self.backend is not None:
             for cid, state in self.backend.states().items():
                 if cid in self.controllers:
@@ -301,9 +300,14 @@ class Session(GameLoop):
         missing = [cid for cid, s in self.controllers.items() if not s.connected and self._piece_needed(s.piece)]
         if not missing:
             return ""
-        names = ", ".join(f"{cid} ({self.piece_name(self.controllers[cid].piece)})" for cid in missing)
+        names = ", ".join(self._controller_label(cid) for cid in missing)
         hint = self.backend.UNPLUGGED_HINT if self.backend is not None else "plug it back in to go on"
         return f"paused: controller {names} is unplugged; {hint}"
+
+    def _controller_label(self, cid: str) -> str:
+        """``red``, or ``1 (red)`` for a controller whose id is not its colour."""
+        colour = self.piece_name(self.controllers[cid].piece)
+        return cid if cid == colour else f"{cid} ({colour})"
 
     def _piece_needed(self, piece: int) -> bool:
         """A controller matters when a person may have to use it (bots play without one)."""
@@ -426,7 +430,7 @@ class Session(GameLoop):
         """Whether bots act through this piece's controller (a backend that can be driven)."""
         if not self.drive_controllers or self.backend is None or piece >= len(self.pieces):
             return False
-        return all(callable(getattr(self.backend, name, None)) for name in ("turn", "press", "release"))
+        return self.backend.drivable(self.pieces[piece])
 
     def _plan_bots(self) -> None:
         """Schedule the bot seats' next actions (once per decision point)."""
@@ -630,7 +634,7 @@ class Session(GameLoop):
             "paused": self.paused_message(),
             "turns_resolved": self.turns_resolved,
             "log": list(self.log),
-            "join": callable(getattr(self.backend, "attach", None)),
+            "join": bool(self.backend is not None and self.backend.page_held()),
         }
         if game is None or play is None:
             return {**state, "game": None}
@@ -709,12 +713,13 @@ class Session(GameLoop):
         }
 
     def publish(self) -> dict[str, Any]:
-        """The public state to everyone, then each seat's page its own (public state included)."""
+        """The public state to everyone, then to each seat's page what changed of its own."""
         message = super().publish()
         for cid, hub in self.seat_hubs.items():
             if cid in self.controllers:
-                hub.publish({"type": "seat", "state": message["state"], "events": message["events"],
-                             "seat": self.seat_state(cid)})
+                seat = self.seat_state(cid)
+                if hub.latest is None or hub.latest["seat"] != seat:
+                    hub.publish({"type": "seat", "seat": seat})
         return message
 
     # ---- publishing --------------------------------------------------------------------------

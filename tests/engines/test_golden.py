@@ -14,10 +14,12 @@ SCENARIOS = scenarios()
 
 
 def test_every_game_has_golden_files() -> None:
-    from controller.engines import game_names
+    """Every engine of the project lists GOLDEN_SCENARIOS (a game registered from outside keeps its own)."""
+    from controller.engines import ENGINE_PACKAGE, game_names
 
     games = {name for _, name, *_ in SCENARIOS}
-    assert games == set(game_names()), "each game lists GOLDEN_SCENARIOS"
+    built_in = {name for name in game_names() if game_class(name).__module__.startswith(ENGINE_PACKAGE + ".")}
+    assert built_in <= games, f"no GOLDEN_SCENARIOS for {sorted(built_in - games)}"
 
 
 @pytest.mark.parametrize("stem,name,options,seed,policy", SCENARIOS, ids=[s[0] for s in SCENARIOS])

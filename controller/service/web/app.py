@@ -197,11 +197,12 @@ def create_app(session: Any, hub: Hub, token: str, command_timeout: float = 10.0
         Route("/api/table/action", guarded("action"), methods=["POST"]),
         Mount("/static", StaticFiles(directory=STATIC_DIR), name="static"),
     ]
-    if callable(getattr(getattr(session, "backend", None), "attach", None)):
+    backend = getattr(session, "backend", None)
+    if backend is not None and backend.page_held():
         from controller.service.seats import SeatRegistry
         from controller.service.web.seats import seat_routes
 
-        registry = SeatRegistry(token, list(getattr(session, "pieces", [])))
+        registry = SeatRegistry(token, backend.page_held())
         routes[-1:-1] = seat_routes(session, registry, closing, authorised, read_json)
         app_registry: SeatRegistry | None = registry
     else:

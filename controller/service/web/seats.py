@@ -6,8 +6,10 @@ Routes (``S`` needs the seat's cookie, set by its join link; ``T`` the referee's
 ``GET  /join/{seat}/{code}``         bind this phone to the seat (a cookie), then go to its page
 ``GET  /seat/{seat}``                the seat's page: its wheels, its ready button, its lock light
 ``GET  /api/seat/{seat}``        S   what the seat alone may see, with the public state
-``GET  /api/seat/{seat}/events`` S   the same as server-sent events; the controller is plugged in
-                                     while a stream is open, unplugged when the last one closes
+``GET  /api/seat/{seat}/events`` S   what the seat alone may see, as server-sent events each time it
+                                     changes (the page reads the public state from ``/api/events``);
+                                     the controller is plugged in while a stream is open, unplugged
+                                     when the last one closes
 ``POST /api/seat/{seat}/wheel``  S   turn a wheel: ``{"wheel": "number", "position": 7}``
 ``POST /api/seat/{seat}/button`` S   press or let go of ready: ``{"pressed": true}``
 ``GET  /api/seats``                  every seat: whether a phone holds it; a free seat's join link
@@ -86,10 +88,11 @@ def seat_routes(session: Any, registry: SeatRegistry, closing: asyncio.Event, au
         except SeatError as exc:
             return _error(exc.status, str(exc))
         hub = session.seat_hubs.get(cid)
-        if hub is None or hub.latest_text is None:
+        if hub is None or hub.latest_text is None or session.hub.latest_text is None:
             return _error(503, "the game loop has not published anything yet; try again in a moment")
-        return Response(private(cid, device, hub.latest_text), media_type="application/json",
-                        headers={"Cache-Control": "no-store"})
+        seat = private(cid, device, hub.latest_text)
+        text = f'{{"seat":{json.dumps(json.loads(seat)["seat"])},"state":{json.dumps(session.hub.latest["state"])}}}'
+        return Response(text, media_type="application/json", headers={"Cache-Control": "no-store"})
 
     async def seat_events(request: Request) -> Response:
         try:

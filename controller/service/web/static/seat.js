@@ -1,7 +1,8 @@
 // A seat's page on a phone: its controller's wheels and ready button, drawn like the real ones.
-// Everything here concerns this seat alone: the service sends this page its own wheels, lock and
-// refusals, and the public state of the game; never another seat's choices. The game's own view
-// (the board) is loaded below, as on the dashboard.
+// Two streams: the seat's own (/api/seat/ID/events: its wheels, its lock, why a press was refused;
+// open while the page is, which keeps the controller plugged in) and the public one every
+// dashboard reads (/api/events). Never another seat's choices. The game's own view (the board) is
+// loaded below, as on the dashboard.
 
 const ARROWS = ["↑", "↗", "→", "↘", "↓", "↙", "←", "↖"];
 // Where each direction sits on a 3x3 compass (row, column).
@@ -93,7 +94,12 @@ function buildWheels() {
   for (let n = 0; n < 10; n++) $("number").append(wheelButton("number", n, String(n)));
   SYMBOLS.forEach((s, i) => $("symbol").append(wheelButton("symbol", i, s)));
   const ready = $("ready");
-  const down = (ev) => { ev.preventDefault(); ready.classList.add("down"); send("button", { pressed: true }); };
+  const down = (ev) => {
+    ev.preventDefault();
+    window.__bitbox.pressed = performance.timeOrigin + performance.now();
+    ready.classList.add("down");
+    send("button", { pressed: true });
+  };
   const up = (ev) => {
     if (!ready.classList.contains("down")) return;
     ev.preventDefault();
@@ -178,16 +184,24 @@ async function loadView(ui) {
 
 let chain = Promise.resolve();
 
-async function handle(message) {
+let lastSeq = 0;
+
+async function handlePublic(message) {
+  if (message.seq <= lastSeq) return;
+  lastSeq = message.seq;
   window.__bitbox.messages += 1;
   current = message.state;
+  drawStatus(current);
+  const module = await loadView(current.ui);
+  if (module) await module.update(current, message.events || [], shell);
+}
+
+function handleSeat(message) {
   seat = message.seat;
   window.__bitbox.seat = seat;
   $("wheels").hidden = false;
   drawSeat();
-  drawStatus(current);
-  const module = await loadView(current.ui);
-  if (module) await module.update(current, message.events || [], shell);
+  if (current) drawStatus(current);
 }
 
 async function refusedAccess() {
@@ -204,16 +218,18 @@ async function refusedAccess() {
 
 function connect() {
   const link = $("link");
-  const source = new EventSource(`${base}/events`);
-  source.addEventListener("open", () => { link.textContent = "live"; link.classList.add("live"); });
-  source.addEventListener("error", async () => {
+  const mine = new EventSource(`${base}/events`);
+  mine.addEventListener("open", () => { link.textContent = "live"; link.classList.add("live"); });
+  mine.addEventListener("error", async () => {
     link.textContent = "reconnecting…";
     link.classList.remove("live");
-    if (await refusedAccess()) source.close();
+    if (await refusedAccess()) { mine.close(); everyone.close(); }
   });
-  source.addEventListener("seat", (ev) => {
+  mine.addEventListener("seat", (ev) => handleSeat(JSON.parse(ev.data)));
+  const everyone = new EventSource("/api/events");
+  everyone.addEventListener("state", (ev) => {
     const message = JSON.parse(ev.data);
-    chain = chain.then(() => handle(message)).catch((err) => console.error(err));
+    chain = chain.then(() => handlePublic(message)).catch((err) => console.error(err));
   });
 }
 

@@ -1,0 +1,155 @@
+"""Controllers on one keyboard, for hot-seat play in a terminal (``bitbox play GAME --backend keyboard``).
+
+The keys of :mod:`controller.dials.keyboard` turn the wheels and press the ready button of a
+simulated board (the real ladder and debounce code behind it), one controller selected at a time:
+``Tab`` passes to the next player. What a player dials is never echoed: the screen says which wheel
+turned, not where to, so the next player in the hot seat cannot read it. ``p`` shows the selected
+controller's wheels on a line that the next key erases, for a player to check before locking.
+
+Keys come from the terminal (in cbreak mode, restored on close) or from any stream given as ``keys``
+(a pipe, in tests): the same code reads both.
+"""
+
+from __future__ import annotations
+
+import os
+import select
+import sys
+import threading
+from collections.abc import Sequence
+from typing import IO, Any, TextIO
+
+from controller.dials.keyboard import QUIT, KeyboardDriver
+from controller.dials.sim_backend import SimBackend
+from controller.dials.state import DIRECTIONS, SYMBOLS, LedMode
+
+#: How long a tap of Enter holds the ready button, and how long it stays up before another tap (s).
+TAP_HOLD_S = 0.1
+TAP_GAP_S = 0.06
+
+#: Clears the current terminal line.
+ERASE = "\r\x1b[K"
+
+
+class KeyboardBackend(SimBackend):
+    """Simulated boards driven from the keyboard; see the module's docstring."""
+
+    NAME = "keyboard"
+    UNPLUGGED_HINT = "press u with it selected to plug it back in"
+
+    def __init__(self, controllers: int | Sequence[str] = 2, keys: IO[Any] | None = None,
+                 echo: TextIO | None = None, **kwargs: Any) -> None:
+        super().__init__(controllers, **kwargs)
+        self.keys = keys
+        self.echo = echo
+        self.driver = KeyboardDriver(self)
+        self._reader: threading.Thread | None = None
+        self._stop = threading.Event()
+        self._saved_tty: Any = None
+        #: Set when the players asked to quit (Esc or Q).
+        self.quit = threading.Event()
+
+    def start(self) -> None:
+        super().start()
+        stream = self.keys if self.keys is not None else sys.stdin
+        self.echo = self.echo or sys.stdout
+        self._reader = threading.Thread(target=self._read, args=(stream,), name="bitbox-keyboard", daemon=True)
+        self._cbreak(stream)
+        self._say(f"keyboard: controller {self.driver.selected} selected (Tab: next player, ? for the keys)\n")
+        self._reader.start()
+
+    def _close(self) -> None:
+        self._stop.set()
+        super()._close()
+        if self._saved_tty is not None:
+            import termios
+
+            fd, saved = self._saved_tty
+            termios.tcsetattr(fd, termios.TCSADRAIN, saved)
+            self._saved_tty = None
+
+    def _cbreak(self, stream: IO[Any]) -> None:
+        """Keys one at a time, unechoed, from a terminal (a pipe is read as it is)."""
+        try:
+            if not stream.isatty():
+                return
+            import termios
+            import tty
+
+            fd = stream.fileno()
+            self._saved_tty = (fd, termios.tcgetattr(fd))
+            tty.setcbreak(fd)
+        except (OSError, ValueError, AttributeError):
+            self._saved_tty = None
+
+    def _read(self, stream: IO[Any]) -> None:
+        try:
+            fd = stream.fileno()
+        except (OSError, ValueError, AttributeError):
+            fd = None
+        while not self._stop.is_set():
+            if fd is not None:
+                ready, _, _ = select.select([fd], [], [], 0.1)
+                if not ready:
+                    continue
+                data = os.read(fd, 64).decode(errors="replace")
+            else:
+                data = stream.read(1)
+            if not data:
+                return  # the stream ended: the keyboard is gone, the game waits for the others
+            for key in data:
+                self._key(key)
+
+    def _key(self, key: str) -> None:
+        if key == "p":
+            self._say(ERASE + self._peek(), end="")
+            return
+        if key in ("\r", "\n"):
+            self._tap(self.driver.selected)
+            return
+        message = self.driver.handle(key)
+        if message == QUIT:
+            self._say(ERASE + "keyboard: quitting\n")
+            self.quit.set()
+            return
+        self._say(ERASE + self._hidden(key, message) + "\n" if message else ERASE)
+
+    def _tap(self, cid: str) -> None:
+        """Press and let go of ready; a tap that comes while the last one is still held waits for the
+        button to be up long enough to count as let go, as a finger would."""
+        sim = self._controller(cid)
+        with self._sim_lock:
+            at = max(self.clock(), sim.button[-1][0] + TAP_GAP_S)
+            sim.set_button(True, at)
+            sim.set_button(False, at + TAP_HOLD_S)
+        self._say(f"{ERASE}keyboard: controller {cid}: button tapped\n")
+
+    def _hidden(self, key: str, message: str) -> str:
+        """``message`` without the position a wheel was turned to."""
+        cid = self.driver.selected
+        if key.isdigit() or key in "qweadzxcABCD":
+            wheel = "number" if key.isdigit() else "symbol" if key in "ABCD" else "direction"
+            return f"keyboard: {cid}: {wheel} wheel turned (p shows it, only until the next key)"
+        return f"keyboard: {message}"
+
+    def _peek(self) -> str:
+        cid = self.driver.selected
+        target = {w: self.wheel_target(cid, w) for w in ("direction", "number", "symbol")}
+        direction = "-" if target["direction"] is None else DIRECTIONS[target["direction"]]
+        symbol = "-" if target["symbol"] is None else SYMBOLS[target["symbol"]]
+        number = "-" if target["number"] is None else str(target["number"])
+        return f"keyboard: {cid}: direction {direction}, number {number}, symbol {symbol} (Enter locks)"
+
+    def set_led(self, controller_id: str, mode: LedMode) -> None:
+        """The lock light, as the players at the keyboard see it: said when it comes on or blinks."""
+        before = self._controller(controller_id).led
+        super().set_led(controller_id, mode)
+        mode = LedMode(mode)
+        if mode != before and mode in (LedMode.ON, LedMode.BLINK):
+            word = "locked (its light is on)" if mode is LedMode.ON else "refused (its light blinks)"
+            self._say(f"{ERASE}keyboard: {controller_id} {word}\n")
+
+    def _say(self, text: str, end: str = "") -> None:
+        if self.echo is not None:
+            self.echo.write(text + end)
+            self.echo.flush()
