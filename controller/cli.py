@@ -8,10 +8,13 @@ command never means editing a central switch.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import logging
+import math
 import sys
-from collections.abc import Sequence
+import traceback
+from collections.abc import Iterator, Sequence
 
 from controller import __version__
 
@@ -75,7 +78,48 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("-v", "--verbose", action="store_true", help="log debugging detail")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     register_modules(sub, COMMAND_MODULES)
+    for action in _all_actions(parser):
+        if action.type is float:
+            action.type = FiniteFloat(action)
     return parser
+
+
+class FiniteFloat:
+    """The ``type`` of every float option: NaN and infinity are refused with what to give instead.
+
+    ``float("nan")`` and ``float("inf")`` parse, and then a NaN pace never elapses and an infinite
+    timeout never ends; no option of this program means either. :func:`build_parser` puts one on
+    every ``type=float`` option of every command, so a new command's options are covered too.
+    """
+
+    finite_of = float
+    __name__ = "number"  # argparse's "invalid number value: ..." for text that is not a number at all
+
+    def __init__(self, action: argparse.Action) -> None:
+        self.action = action
+
+    def __call__(self, text: str) -> float:
+        value = float(text)
+        if not math.isfinite(value):
+            meaning = self.action.help if self.action.help and "%" not in self.action.help else ""
+            raise argparse.ArgumentTypeError(f"{text!r} is not a finite number; give {self._example()}"
+                                             + (f". {self.action.option_strings[-1]}: {meaning}" if meaning else ""))
+        return value
+
+    def _example(self) -> str:
+        default = self.action.default
+        if isinstance(default, (int, float)) and not isinstance(default, bool) and math.isfinite(default):
+            return f"a number such as {default:g} (the default)"
+        return "a number such as 0.5 or 2"
+
+
+def _all_actions(parser: argparse.ArgumentParser) -> Iterator[argparse.Action]:
+    """Every option and argument of ``parser`` and of its subcommands, at any depth."""
+    for action in parser._actions:
+        yield action
+        if isinstance(action, argparse._SubParsersAction):
+            for sub in dict.fromkeys(action.choices.values()):
+                yield from _all_actions(sub)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -97,3 +141,29 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        return _closed_output()
+    except Exception as exc:  # noqa: BLE001 - the last net: a message, never a traceback, for the user
+        return _unexpected(exc, args.verbose)
+
+
+def _closed_output() -> int:
+    """The reader of our output went away (``bitbox games | head``): stop quietly, as cat does."""
+    import os
+
+    with contextlib.suppress(OSError, ValueError):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    return 141
+
+
+def _unexpected(exc: BaseException, verbose: bool) -> int:
+    """A failure no command foresaw (a bug): one line saying what and how to report it; the
+    traceback only with ``-v``, for the report."""
+    if verbose:
+        traceback.print_exception(exc, file=sys.stderr)
+    text = str(exc).splitlines()[0][:300] if str(exc) else ""
+    print(f"bitbox: unexpected error: {type(exc).__name__}{': ' + text if text else ''}. Nothing more was done; "
+          "this is a bug: run the same command again with -v (bitbox -v ...) and report what it prints.",
+          file=sys.stderr)
+    return 1

@@ -70,6 +70,10 @@ class ControllerBackend(ABC):
     def closed(self) -> bool:
         return self._closed
 
+    def tell(self, controller_id: str, message: str) -> None:
+        """Show ``message`` to whoever holds this controller alone, where the backend has a way to
+        (the keyboard's own line); a wired board has none: its LED blinks."""
+
     def drivable(self, controller_id: str) -> bool:
         """Whether a bot can turn this controller's wheels and press its button (a simulated board)."""
         return all(callable(getattr(self, name, None)) for name in ("turn", "press", "release"))

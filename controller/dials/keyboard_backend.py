@@ -140,6 +140,10 @@ class KeyboardBackend(SimBackend):
         number = "-" if target["number"] is None else str(target["number"])
         return f"keyboard: {cid}: direction {direction}, number {number}, symbol {symbol} (Enter locks)"
 
+    def tell(self, controller_id: str, message: str) -> None:
+        """A refusal's reason, on a line the next key erases (the next player must not read it)."""
+        self._say(f"{ERASE}keyboard: {controller_id}: {message}", end="")
+
     def set_led(self, controller_id: str, mode: LedMode) -> None:
         """The lock light, as the players at the keyboard see it: said when it comes on or blinks."""
         before = self._controller(controller_id).led

@@ -80,6 +80,9 @@ class MixedBackend(ControllerBackend):
 
     # ---- what some parts can do, routed to the part that reads the controller -------------------
 
+    def tell(self, controller_id: str, message: str) -> None:
+        self.part(controller_id).tell(controller_id, message)
+
     def drivable(self, controller_id: str) -> bool:
         part = self.parts.get(self.route.get(controller_id, ""))
         return part is not None and part.drivable(controller_id)

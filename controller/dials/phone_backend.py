@@ -61,6 +61,12 @@ class PhoneBackend(SimBackend):
         """The page went away: the controller is unplugged (its wheels stay where they were)."""
         self.unplug(controller_id)
 
+    def turn(self, controller_id: str, wheel: str, position: int | str | None) -> None:
+        """A wheel set on the screen; setting it where it already is moves nothing (no "turning")."""
+        if position is not None and self.wheel_target(controller_id, wheel) == self.position_index(wheel, position):
+            return
+        super().turn(controller_id, wheel, position)
+
     def press(self, controller_id: str) -> None:
         self._pressed_at[controller_id] = self.clock()
         super().press(controller_id)

@@ -1,13 +1,14 @@
 """The shape every game engine shares.
 
 A game is created from its options and a seed. Players act through a checked :meth:`Game.apply`
-(for everything that comes from people and sensors) or the unchecked :meth:`Game.apply_unchecked`
-(for bots and search). Simultaneous secret moves, like a Pixoid programming phase, are applied one
-player at a time and resolved together when the last one is in; until then :meth:`Game.view` hides
-them from everyone else. Randomness comes from the game's seeded generator, or is recorded as an
-action of the :data:`CHANCE` player (a roll read by the camera), so options + seed + action list
-replay a game exactly. That one format is the save file, the crash-recovery log and the golden
-test file.
+(for everything that comes from people and sensors), the unchecked :meth:`Game.apply_unchecked`
+(bots, when the events are wanted), or the fast path :meth:`Game.apply_fast` (unchecked and making
+no events: playouts and search; games also give a cheap :meth:`Game.clone`). Simultaneous secret
+moves, like a Pixoid programming phase, are applied one player at a time and resolved together
+when the last one is in; until then :meth:`Game.view` hides them from everyone else. Randomness
+comes from the game's seeded generator, or is recorded as an action of the :data:`CHANCE` player
+(a roll read by the camera), so options + seed + action list replay a game exactly. That one
+format is the save file, the crash-recovery log and the golden test file.
 
 Engines never print and import no I/O or hardware: they return :class:`Event` objects that the
 referee and the service announce.
@@ -308,9 +309,37 @@ class Game(ABC, Generic[OptionsT]):
         self.history.append((player, action))
         return self._apply(player, action)
 
+    def apply_fast(self, player: Player, action: Any) -> None:
+        """Carry out an action already known to be legal, building no events: the path of playouts
+        and search. It reaches exactly the state :meth:`apply_unchecked` reaches (state, scores,
+        history); only the events are not made. Games make it fast by overriding :meth:`_apply_fast`.
+        """
+        self.history.append((player, action))
+        self._apply_fast(player, action)
+
+    def _apply_fast(self, player: Player, action: Any) -> None:
+        """Carry out a legal action without making its events; by default they are made and dropped."""
+        self._apply(player, action)
+
     def clone(self) -> Game[OptionsT]:
-        """An independent copy, random generator included."""
+        """An independent copy, random generator included (games override it with a cheaper copy
+        of their mutable state)."""
         return copy.deepcopy(self)
+
+    def _clone_base(self) -> Game[OptionsT]:
+        """A shallow copy of this game with its own generator and history: what a game's
+        :meth:`clone` starts from, then copying the rest of its mutable state (every other
+        attribute is still shared with this game)."""
+        twin = object.__new__(type(self))
+        twin.__dict__.update(self.__dict__)
+        if type(self.rng) is random.Random:
+            rng = random.Random.__new__(random.Random)  # unseeded: Random() would read the OS's entropy
+            rng.setstate(self.rng.getstate())
+            twin.rng = rng
+        else:
+            twin.rng = copy.deepcopy(self.rng)
+        twin.history = list(self.history)
+        return twin
 
     # ---- naming the seats ------------------------------------------------------------------
 
@@ -374,18 +403,27 @@ class Game(ABC, Generic[OptionsT]):
         """:meth:`save` as compact, deterministic JSON text."""
         return json.dumps(self.save(), sort_keys=True, separators=(",", ":"))
 
+    #: What a save may hold: a long game is tens of kilobytes, a few levels deep, a few thousand
+    #: actions; anything far beyond is damage or a hostile file, refused before it can exhaust
+    #: memory or Python's recursion limit. A seed fits in 64 bits (what the event log stores).
+    SAVE_MAX_BYTES: ClassVar[int] = 8 * 1024 * 1024
+    SAVE_MAX_DEPTH: ClassVar[int] = 32
+    SAVE_MAX_ACTIONS: ClassVar[int] = 100_000
+    SAVE_SEEDS: ClassVar[range] = range(-(2**63), 2**63)
+
     @classmethod
     def load(cls, data: Mapping[str, Any] | str) -> Game[Any]:
         """Replay a save (a mapping or JSON text) through the checked path.
 
-        Raises :class:`SaveFileError` saying what is wrong: not JSON, another format or game,
-        missing fields, or an action that the rules refuse (with its index and the reason).
+        Raises :class:`SaveFileError` saying what is wrong: not JSON, too large or nested too
+        deeply, another format or game, missing fields, a seed that does not fit in 64 bits, or an
+        action that the rules refuse (with its index and the reason).
         """
         if isinstance(data, (str, bytes)):
-            try:
-                data = json.loads(data)
-            except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-                raise SaveFileError(f"the save file is not valid JSON ({exc}); it may be truncated or damaged") from None
+            data = cls._parse_save(data)
+        if cls._save_depth(data) > cls.SAVE_MAX_DEPTH:
+            raise SaveFileError(f"the save is nested too deeply (more than {cls.SAVE_MAX_DEPTH} levels); "
+                                "it is damaged or not a bitbox save")
         if not isinstance(data, Mapping) or data.get("format") != SAVE_FORMAT:
             raise SaveFileError(f"this is not a bitbox game save (expected \"format\": \"{SAVE_FORMAT}\")")
         if data.get("version") != SAVE_VERSION:
@@ -409,12 +447,57 @@ class Game(ABC, Generic[OptionsT]):
             raise SaveFileError(f"the save lacks {', '.join(missing)}; it may be truncated")
         if not isinstance(data["actions"], list):
             raise SaveFileError("the save's \"actions\" must be a list of [player, action] pairs")
+        if len(data["actions"]) > cls.SAVE_MAX_ACTIONS:
+            raise SaveFileError(f"the save holds {len(data['actions'])} actions, more than any game "
+                                f"({cls.SAVE_MAX_ACTIONS}); it is damaged or not a bitbox save")
+        seed = data["seed"]
+        if isinstance(seed, int) and not isinstance(seed, bool) and seed not in cls.SAVE_SEEDS:
+            raise SaveFileError(f"the save's seed ({str(seed)[:12]}..., {len(str(seed))} digits) cannot be a seed: "
+                                "a seed is a whole number that fits in 64 bits")
         try:
-            game = target(target.OPTIONS.from_dict(data["options"]), seed=data["seed"])
+            game = target(target.OPTIONS.from_dict(data["options"]), seed=seed)
         except EngineError as exc:
             raise SaveFileError(f"the save's options are refused: {exc}") from None
         game.replay(data["actions"])
         return game
+
+    @classmethod
+    def _parse_save(cls, text: str | bytes) -> Any:
+        """A save's JSON text parsed, refusing what no save holds: more than ``SAVE_MAX_BYTES``,
+        nesting deeper than Python's recursion limit, NaN or infinity, numbers of thousands of digits."""
+        if len(text) > cls.SAVE_MAX_BYTES:
+            raise SaveFileError(f"the save is too large ({len(text) / 2**20:.1f} MiB; a save is at most "
+                                f"{cls.SAVE_MAX_BYTES // 2**20} MiB); it is damaged or not a bitbox save")
+
+        def no_constant(name: str) -> Any:
+            raise ValueError(f"{name} is not a number a save holds")
+
+        try:
+            return json.loads(text, parse_constant=no_constant)
+        except RecursionError:
+            raise SaveFileError(f"the save is nested too deeply (more than {cls.SAVE_MAX_DEPTH} levels); "
+                                "it is damaged or not a bitbox save") from None
+        except (ValueError, UnicodeDecodeError) as exc:  # JSONDecodeError is a ValueError
+            raise SaveFileError(f"the save file is not valid JSON ({str(exc)[:200]}); it may be truncated or "
+                                "damaged") from None
+
+    @staticmethod
+    def _save_depth(data: Any) -> int:
+        """How many levels of lists and mappings ``data`` nests (counted without recursion)."""
+        deepest, stack = 0, [(data, 1)]
+        while stack:
+            value, depth = stack.pop()
+            if isinstance(value, Mapping):
+                children: Iterable[Any] = value.values()
+            elif isinstance(value, (list, tuple)):
+                children = value
+            else:
+                continue
+            deepest = max(deepest, depth)
+            if deepest > Game.SAVE_MAX_DEPTH:
+                return deepest
+            stack.extend((child, depth + 1) for child in children)
+        return deepest
 
     def replay(self, actions: Iterable[Sequence[Any]]) -> None:
         """Apply encoded ``[player, action]`` pairs through the checked path.
@@ -465,9 +548,10 @@ class RandomBot(Bot):
 def play_out(game: Game[Any], bots: Mapping[Player, Bot] | Bot, max_actions: int = 100_000, checked: bool = False) -> Game[Any]:
     """Play ``game`` to its end with bots (one for every seat, or a mapping per seat, CHANCE included).
 
-    Uses the unchecked path unless ``checked``; returns the same game object.
+    Uses the fast path (:meth:`Game.apply_fast`: unchecked, no events) unless ``checked``; returns
+    the same game object.
     """
-    step = game.apply if checked else game.apply_unchecked
+    step = game.apply if checked else game.apply_fast
     for _ in range(max_actions):
         if game.is_over():
             return game

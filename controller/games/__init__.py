@@ -28,6 +28,7 @@ from controller.games.spec import CliOption, DemoRequest, GameSpec, SpecError, l
 GAME_MODULES: tuple[str, ...] = (
     "controller.games.pixoid",
     "controller.games.puxes",
+    "controller.games.wuxing",
 )
 
 #: Environment variable listing more game modules (comma-separated), loaded after the built-in ones.

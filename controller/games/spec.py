@@ -115,6 +115,9 @@ class GameSpec:
     options: tuple[CliOption, ...] = ()
     #: The page of the docs that teaches the game, relative to the project's top folder.
     docs: str | None = None
+    #: What each player keeps secret until its reveal, in players' words (the service's views and the
+    #: noninterference tests hold it to that: the engine's ``view(seat)`` hides it from everyone else).
+    secrets: tuple[str, ...] = ()
     #: The game drawn in colour for a terminal: a function ``ansi(game) -> str`` (default: ``game.render()``).
     ansi: str | None = None
     #: The options mapping key holding the seat count, when the engine takes it as an option.

@@ -1,7 +1,8 @@
 """Who may change a game: spectators read freely; starting, aborting or correcting needs the token.
 
 The token is printed when the service starts (or set with ``BITBOX_TOKEN`` / ``--token``) and is
-sent as ``Authorization: Bearer TOKEN`` or ``?token=TOKEN``.
+sent as ``Authorization: Bearer TOKEN``, or held in a cookie once a link carrying it was opened
+(see :mod:`controller.service.web.guard`).
 """
 
 from __future__ import annotations
@@ -12,13 +13,16 @@ import secrets
 
 #: Environment variable that fixes the token (for a service restarted by systemd).
 TOKEN_ENV = "BITBOX_TOKEN"
+#: The shortest token accepted (22 characters of base64 hold 128 bits); a generated one has 192 random bits.
+MIN_LENGTH = 22
 
 
 def make_token(given: str | None = None) -> str:
     """The given token, else ``$BITBOX_TOKEN``, else a fresh random one."""
-    token = given or os.environ.get(TOKEN_ENV) or secrets.token_urlsafe(18)
-    if len(token) < 8:
-        raise ValueError("a token must be at least 8 characters long")
+    token = given or os.environ.get(TOKEN_ENV) or secrets.token_urlsafe(24)
+    if len(token) < MIN_LENGTH:
+        raise ValueError(f"a token must be at least {MIN_LENGTH} characters long (it guards the referee's "
+                         "commands); leave --token out for a random one")
     return token
 
 

@@ -11,15 +11,18 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import math
 import sys
 import time
 from pathlib import Path
+from collections.abc import Iterator
 from typing import Any
 
 from controller.cli import CommandError, ListingFormatter, games_listing
 from controller.games import DemoRequest, GameSpec, SpecError, game as game_spec, games as all_games
 from controller.paths import state_dir
 from controller.service.config import ConfigError, PlayerConfig, ServiceConfig, load_config
+from controller.service.loop import public_save
 from controller.service.runner import RunOptions, ServiceError, run_service
 from controller.service.store import GameStore, StoreError
 
@@ -54,7 +57,7 @@ def register(subparsers: Any) -> None:
     )
     demo.add_argument("game", nargs="?", choices=names, default=default, metavar="GAME",
                       help=f"the game to watch: {', '.join(names)} (default {default})")
-    demo.add_argument("--seed", type=int, default=1, help="the game's seed (default 1)")
+    demo.add_argument("--seed", type=seed_number, default=1, help="the game's seed (default 1)")
     demo.add_argument("--players", type=int, default=None, help="how many players (default: the game's usual count)")
     _add_game_options(demo, specs, demo_only=True)
     demo.add_argument("--speed", type=float, default=1.0,
@@ -86,7 +89,7 @@ def register(subparsers: Any) -> None:
     play.add_argument("--config", type=Path, help="a TOML configuration file (see docs/service.md)")
     play.add_argument("--players", type=int, help="how many players (each game's range is listed above)")
     _add_game_options(play, specs, demo_only=False)
-    play.add_argument("--seed", type=int, help="the game's seed")
+    play.add_argument("--seed", type=seed_number, help="the game's seed")
     play.add_argument("--name", action="append", default=None, metavar="NAME",
                       help="a player's name, in seat order (repeat for each seat)")
     play.add_argument("--option", action="append", default=None, metavar="KEY=VALUE",
@@ -150,6 +153,21 @@ def register(subparsers: Any) -> None:
                                   description="List the games stored in an event log, newest last.")
     games.add_argument("--db", type=Path, help="the event log (default: the service's, in the state folder)")
     games.set_defaults(handler=cmd_games)
+
+
+def seed_number(text: str) -> int:
+    """``--seed``: a whole number the event log can store (SQLite's integers are 64-bit)."""
+    from controller.service.store import SEED_MAX, SEED_MIN
+
+    shown = text if len(text) <= 24 else f"{text[:12]}...({len(text)} characters)"
+    digits = text.strip().lstrip("+-")
+    if not digits.isdigit() or not digits.isascii():
+        raise argparse.ArgumentTypeError(f"{shown!r} is not a whole number; give one such as 7")
+    value = int(text) if len(digits) <= 20 else SEED_MAX + 1
+    if not SEED_MIN <= value <= SEED_MAX:
+        raise argparse.ArgumentTypeError(f"{shown} does not fit in 64 bits; give a whole number from "
+                                         f"{SEED_MIN} to {SEED_MAX}")
+    return value
 
 
 def _add_common(parser: argparse.ArgumentParser, default_db: str | None, default_port: int | None,
@@ -243,10 +261,22 @@ def _apply_common(config: ServiceConfig, args: argparse.Namespace) -> None:
 
 
 
+def _new_log_in_empty_file(config: ServiceConfig, new: bool) -> None:
+    """With ``--new``, a zero-length file at the log's path becomes a new, empty log (without
+    ``--new`` the store refuses it: it is what a failed copy leaves, not a log)."""
+    path = config.db_path()
+    if not new or not path.is_file() or path.stat().st_size != 0:
+        return
+    try:
+        GameStore(path, reuse_empty=True).close()
+    except StoreError as exc:
+        raise CommandError(str(exc)) from None
+
+
 def _run(config: ServiceConfig, run: RunOptions) -> int:
     try:
         session = run_service(config, run)
-    except (ServiceError, ConfigError) as exc:
+    except (ServiceError, ConfigError, StoreError) as exc:
         raise CommandError(str(exc)) from None
     finished = session.game is None or session.game.is_over() or run.max_turns or run.start == "serve"
     return 0 if finished or session.stopping else 1
@@ -267,6 +297,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
     _apply_common(config, args)
     if args.db is None:
         config.db = state_dir() / ("demo.db" if spec is all_games()[0] else f"demo-{spec.name}.db")
+    _new_log_in_empty_file(config, args.new)
 
     request = DemoRequest(spec=spec, seed=args.seed, players=args.players, options=values,
                           pace=0.0 if args.speed == 0 else 1.0 / args.speed, max_turns=args.turns,
@@ -275,7 +306,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
     demo = spec.load_demo() or wheels_demo
     try:
         return int(demo(request) or 0)
-    except (ServiceError, ConfigError, SpecError) as exc:
+    except (ServiceError, ConfigError, SpecError, StoreError) as exc:
         raise CommandError(str(exc)) from None
 
 
@@ -312,12 +343,26 @@ def _options(spec: GameSpec, config: ServiceConfig, args: argparse.Namespace) ->
         key, sep, raw = item.partition("=")
         if not sep or not key.strip():
             raise CommandError(f"--option {item!r}: write KEY=VALUE, for example --option mode=blitz")
-        try:
-            value = json.loads(raw)
-        except json.JSONDecodeError:
-            value = raw
-        options[key.strip()] = value
+        options[key.strip()] = _option_value(key.strip(), raw)
     return options
+
+
+def _option_value(key: str, raw: str) -> Any:
+    """``--option KEY=VALUE``'s value: JSON if it reads as JSON, else the text itself; refusing
+    what no option means (NaN, infinity, a number of thousands of digits, deep nesting)."""
+    def no_constant(name: str) -> Any:
+        raise CommandError(f"--option {key}={name}: give a finite number, such as 1 or 0.5")
+
+    try:
+        value = json.loads(raw, parse_constant=no_constant)
+    except RecursionError:
+        raise CommandError(f"--option {key}: the value is nested too deeply; give a number, a word, "
+                           "or a short JSON list or object") from None
+    except ValueError:  # not JSON (or a number too long to read): the text itself
+        return raw
+    if isinstance(value, float) and not math.isfinite(value):
+        raise CommandError(f"--option {key}={raw[:40]}: give a finite number, such as 1 or 0.5")
+    return value
 
 
 def cmd_play(args: argparse.Namespace) -> int:
@@ -343,7 +388,7 @@ def _play_camera(spec: GameSpec, config: ServiceConfig, args: argparse.Namespace
     if args.fps is not None and args.fps <= 0:
         raise CommandError(f"--fps must be more than 0, not {args.fps:g}")
     try:
-        seats = spec.load_engine()(config.options, seed=config.seed).num_players
+        seats = spec.load_engine()(config.options, seed=config.seed or 0).num_players
     except (KeyError, ValueError) as exc:
         raise CommandError(f"{spec.title} options {config.options}: {exc.args[0] if exc.args else exc}") from None
     names = _seat_names(args, config, seats)
@@ -356,10 +401,12 @@ def _play_camera(spec: GameSpec, config: ServiceConfig, args: argparse.Namespace
     try:
         layout, watcher = open_camera(args.layout or config.table_layout or spec.mat)
         driver = camera_driver(source, args.fps or config.table_fps)
-        setup = TableSetup([PlayerConfig(n) for n in names], config.options, config.seed, referee, game=spec.name)
+        setup = TableSetup([PlayerConfig(n) for n in names], config.options, config.seed or 0, referee,
+                           game=spec.name)
         run = TableRun(start="new" if args.new else "resume", token=args.token)
+        _new_log_in_empty_file(config, args.new)
         session = run_table_service(config, setup, layout, watcher, driver, run)
-    except (ServiceError, ConfigError) as exc:
+    except (ServiceError, ConfigError, StoreError) as exc:
         raise CommandError(str(exc)) from None
     print(f"{session.frames} frames, {session.snapshots} still moments, "
           f"{1000.0 * session.frame_s / max(1, session.frames):.1f} ms per frame.")
@@ -389,6 +436,7 @@ def _play_wheels(spec: GameSpec, config: ServiceConfig, args: argparse.Namespace
             bots.add(seat)
         config.players = [PlayerConfig(name, seat in bots) for seat, name in enumerate(names)]
     _apply_common(config, args)
+    _new_log_in_empty_file(config, args.new)
     run = RunOptions(start="new" if args.new else "resume", terminal="redraw" if args.terminal else "log",
                      token=args.token)
     return _run(config, run)
@@ -418,7 +466,7 @@ def _controller_list(text: str) -> tuple[list[str], dict[str, str]]:
 def _colours(spec: GameSpec, config: ServiceConfig) -> list[str]:
     """The controllers of a game played on phones or simulated ones: one per piece, named by colour."""
     try:
-        game = spec.load_engine()(config.options, seed=config.seed)
+        game = spec.load_engine()(config.options, seed=config.seed or 0)
     except ValueError as exc:
         raise CommandError(f"{spec.title} options {config.options}: {exc.args[0] if exc.args else exc}") from None
     rules = spec.load_wheels()(game, None)
@@ -436,7 +484,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     from controller.engines import SaveFileError, load_game, new_game
 
     try:
-        text = args.file.read_text(encoding="utf-8")
+        text = _read_save(args.file)
     except FileNotFoundError:
         raise CommandError(f"the save file {args.file} does not exist") from None
     except (OSError, UnicodeDecodeError) as exc:
@@ -467,19 +515,34 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return 0
 
 
+def _read_save(path: Path) -> str:
+    """A save file's text, refusing before reading one larger than any save (see ``Game.load``)."""
+    from controller.engines import Game
+
+    size = path.stat().st_size
+    if size > Game.SAVE_MAX_BYTES:
+        raise CommandError(f"{path} is too large for a save ({size / 2**20:.1f} MiB; a save is at most "
+                           f"{Game.SAVE_MAX_BYTES // 2**20} MiB); check that it is the file `bitbox export` wrote")
+    return path.read_text(encoding="utf-8")
+
+
 def _register_engine_of(text: str) -> None:
     """Import the engine of the game a save names, so that a game added through the registry
     (``BITBOX_GAMES``) replays like a built-in one; a save that cannot be read is left to the loader."""
-    with contextlib.suppress(ValueError, AttributeError, TypeError, LookupError, ImportError):
+    with contextlib.suppress(ValueError, AttributeError, TypeError, LookupError, ImportError, RecursionError):
         _spec(str(json.loads(text)["game"])).load_engine()
 
 
-def _open_store(db: Path | None) -> GameStore:
+@contextlib.contextmanager
+def _open_store(db: Path | None) -> Iterator[GameStore]:
+    """The event log a reading command names; a damaged one (found at opening or while reading)
+    is a :class:`CommandError` saying so."""
     path = db if db is not None else state_dir() / "bitbox.db"
     if not path.exists():
         raise CommandError(f"there is no event log at {path}; give one with --db")
     try:
-        return GameStore(path)
+        with GameStore(path) as store:
+            yield store
     except StoreError as exc:
         raise CommandError(str(exc)) from None
 
@@ -498,7 +561,7 @@ def cmd_export(args: argparse.Namespace) -> int:
                 raise CommandError(str(exc)) from None
         if stored.status == "playing":
             raise CommandError(f"game #{stored.id} is still being played; its programs are secret until it ends")
-        data = store.save_data(stored.id)
+        data = public_save(store, stored.id)
     text = json.dumps(data, sort_keys=True, indent=1) + "\n"
     if args.output is None:
         sys.stdout.write(text)

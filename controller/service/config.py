@@ -41,6 +41,7 @@ Example file (for a game played on the wheels; ``bitbox play --help`` lists the 
 from __future__ import annotations
 
 import dataclasses
+import math
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -73,7 +74,10 @@ class ServiceConfig:
     #: The game's registered name (see :mod:`controller.games`); the first registered one by default.
     game: str = dataclasses.field(default_factory=lambda: _first_game())
     options: dict[str, Any] = dataclasses.field(default_factory=dict)
-    seed: int = 0
+    #: The game's seed; ``None``: drawn from the system's random source and kept private.
+    seed: int | None = None
+    #: What bots draw their choices from; ``None``: the system's random source (a demo sets it).
+    bot_salt: int | None = None
     players: list[PlayerConfig] = dataclasses.field(default_factory=list)
     backend: str = "sim"
     backend_options: dict[str, Any] = dataclasses.field(default_factory=dict)
@@ -110,6 +114,13 @@ class ServiceConfig:
         }
 
 
+#: What a configuration may be: a real one is a few kilobytes and a few levels deep; beyond these it
+#: is a mistake or a hostile file, refused before it can exhaust memory or Python's recursion limit.
+MAX_CONFIG_BYTES = 1024 * 1024
+MAX_CONFIG_DEPTH = 16
+#: The seeds the event log can store (SQLite's integers are signed 64-bit).
+SEEDS = range(-(2**63), 2**63)
+
 #: Known keys per table, for clear "unknown key" errors.
 _KNOWN = {
     "": {"game", "controllers", "players", "web", "store", "bots", "table", "referee"},
@@ -128,16 +139,33 @@ def load_config(path: str | Path, base: ServiceConfig | None = None) -> ServiceC
     path = Path(path)
     where = path.name
     try:
-        text = path.read_text(encoding="utf-8")
+        text = _read_bounded(path)
     except FileNotFoundError:
         raise ConfigError(f"the configuration file {path} does not exist") from None
     except (OSError, UnicodeDecodeError) as exc:
         raise ConfigError(f"cannot read the configuration file {path}: {exc}") from None
+    return config_from_dict(parse_toml(text, where), where, base, path.parent)
+
+
+def _read_bounded(path: Path) -> str:
+    """The file's text, refused before reading if it is larger than any configuration."""
+    size = path.stat().st_size
+    if size > MAX_CONFIG_BYTES:
+        raise ConfigError(f"{path.name} is too large ({size / 2**20:.1f} MiB); a configuration is at most "
+                          f"{MAX_CONFIG_BYTES // 2**20} MiB: check that --config names the right file")
+    return path.read_text(encoding="utf-8")
+
+
+def parse_toml(text: str, where: str) -> dict[str, Any]:
+    """TOML text parsed, every failure (a syntax error, nesting deeper than Python's recursion
+    limit, a number of thousands of digits) a :class:`ConfigError` naming ``where``."""
     try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{where}: not valid TOML: {exc}") from None
-    return config_from_dict(data, where, base, path.parent)
+        return tomllib.loads(text)
+    except RecursionError:
+        raise ConfigError(f"{where}: nested too deeply (arrays or tables within each other more than "
+                          f"{MAX_CONFIG_DEPTH} levels); a configuration is a few flat tables") from None
+    except ValueError as exc:  # TOMLDecodeError is a ValueError; so is int() of 5,000 digits
+        raise ConfigError(f"{where}: not valid TOML: {str(exc)[:200]}") from None
 
 
 def config_from_dict(
@@ -145,6 +173,7 @@ def config_from_dict(
 ) -> ServiceConfig:
     """Build a :class:`ServiceConfig` from parsed TOML data; errors name ``where`` and the key."""
     config = dataclasses.replace(base) if base is not None else ServiceConfig()
+    _check_depth(data, where)
     _unknown(data, "", where)
 
     game = _table(data, "game", where)
@@ -158,6 +187,9 @@ def config_from_dict(
                               f"the games are: {', '.join(game_names())}")
     if "seed" in game:
         config.seed = _typed(game["seed"], int, where, "[game] seed", "a whole number")
+        if config.seed not in SEEDS:
+            raise ConfigError(f"{where}: [game] seed: {config.seed} cannot be a seed: give a whole number that "
+                              f"fits in 64 bits ({SEEDS.start} to {SEEDS.stop - 1})")
     if "options" in game:
         config.options = dict(_typed(game["options"], dict, where, "[game] options", "a table of game options"))
 
@@ -209,9 +241,9 @@ def config_from_dict(
     bots = _table(data, "bots", where)
     _unknown(bots, "bots", where)
     if "delay" in bots:
-        config.bot_delay = float(_typed(bots["delay"], (int, float), where, "[bots] delay", "seconds"))
+        config.bot_delay = _finite(bots["delay"], where, "[bots] delay", "seconds")
     if "turn_pause" in bots:
-        config.turn_pause = float(_typed(bots["turn_pause"], (int, float), where, "[bots] turn_pause", "seconds"))
+        config.turn_pause = _finite(bots["turn_pause"], where, "[bots] turn_pause", "seconds")
 
     table = _table(data, "table", where)
     _unknown(table, "table", where)
@@ -225,7 +257,7 @@ def config_from_dict(
         config.table_layout = _typed(table["layout"], str, where, "[table] layout",
                                      "a mat's name (a file of hardware/mats/) or a .toml file")
     if "fps" in table:
-        fps = float(_typed(table["fps"], (int, float), where, "[table] fps", "frames per second"))
+        fps = _finite(table["fps"], where, "[table] fps", "frames per second")
         if fps <= 0:
             raise ConfigError(f"{where}: [table] fps: must be more than 0, got {fps:g}")
         config.table_fps = fps
@@ -238,7 +270,58 @@ def config_from_dict(
         except RefereeError as exc:
             raise ConfigError(str(exc)) from None
         config.referee = dict(referee)
+    _check_finite(data, where)
     return config
+
+
+def _label(path: tuple[Any, ...]) -> str:
+    """A key's place as the errors write it: ``[game] options speed``, ``[[players]] #2 name``."""
+    if not path:
+        return "top level"
+    first, rest = path[0], path[1:]
+    if first == "players" and rest and isinstance(rest[0], int):
+        head, rest = f"[[players]] #{rest[0] + 1}", rest[1:]
+    else:
+        head = f"[{first}]"
+    return " ".join([head, *(f"[{k}]" if isinstance(k, int) else str(k) for k in rest)]).replace(" [", "[")
+
+
+def _walk(data: Any) -> list[tuple[tuple[Any, ...], Any]]:
+    """Every value of parsed TOML with its key path, without recursion (the depth is not known yet)."""
+    found, stack = [], [((), data)]
+    while stack:
+        path, value = stack.pop()
+        found.append((path, value))
+        if isinstance(value, dict):
+            stack.extend(((*path, key), child) for key, child in value.items())
+        elif isinstance(value, list):
+            stack.extend(((*path, index), child) for index, child in enumerate(value))
+    return found
+
+
+def _check_depth(data: dict[str, Any], where: str) -> None:
+    """Refuse arrays and tables nested deeper than any configuration needs (the values go on to
+    code that walks them recursively: JSON encoding, the event log)."""
+    for path, _value in _walk(data):
+        if len(path) > MAX_CONFIG_DEPTH:
+            raise ConfigError(f"{where}: {_label(path[:2])}: nested too deeply (arrays or tables within each other "
+                              f"more than {MAX_CONFIG_DEPTH} levels); a configuration is a few flat tables")
+
+
+def _check_finite(data: dict[str, Any], where: str) -> None:
+    """Refuse ``nan`` and ``inf`` anywhere (TOML allows them; no setting means either: a NaN delay
+    never elapses, an infinite threshold never triggers)."""
+    for path, value in _walk(data):
+        if isinstance(value, float) and not math.isfinite(value):
+            raise ConfigError(f"{where}: {_label(path)}: expected a finite number, got {value}")
+
+
+def _finite(value: Any, where: str, key: str, expected: str) -> float:
+    """A number of the file that must be finite (seconds, frames per second)."""
+    number = float(_typed(value, (int, float), where, key, expected))
+    if not math.isfinite(number):
+        raise ConfigError(f"{where}: {key}: expected {expected} (a finite number), got {number}")
+    return number
 
 
 def _table(data: dict[str, Any], key: str, where: str) -> dict[str, Any]:

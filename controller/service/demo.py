@@ -32,6 +32,7 @@ def wheels_demo(request: DemoRequest) -> int:
     config.game = spec.name
     config.options = options
     config.seed = request.seed
+    config.bot_salt = request.seed
     config.players = [PlayerConfig(names[seat], bot=True) for seat in range(players)]
     config.backend = "sim"
     config.pieces = [rules.piece_name(piece) for piece in range(rules.pieces())]

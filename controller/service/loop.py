@@ -23,6 +23,32 @@ class SessionError(Exception):
     """The session cannot start or go on (bad set-up, unknown controllers, a damaged log)."""
 
 
+def revealed_length(name: str, options: dict[str, Any], seed: int, actions: list[tuple[int, Any]]) -> int:
+    """How many of a stored game's first ``actions`` are revealed: the longest beginning after which
+    no seat has a secret action pending (a locked program not yet revealed).
+
+    An aborted game keeps only those, so that neither an export nor an undo ever brings a secret out."""
+    from controller.games import game as game_spec
+
+    engine = game_spec(name).load_engine()
+    game = engine(engine.OPTIONS.from_dict(options), seed=seed)
+    revealed = 0
+    for index, (player, encoded) in enumerate(actions, start=1):
+        game.apply_unchecked(player, game.decode_action(encoded))
+        if not any(game.secret_pending(seat) for seat in range(game.num_players)):
+            revealed = index
+    return revealed
+
+
+def public_save(store: GameStore, game_id: int) -> dict[str, Any]:
+    """A stored game as a save file without any action still secret (see :func:`revealed_length`)."""
+    stored = store.game(game_id)
+    data = store.save_data(game_id)
+    keep = revealed_length(stored.game, stored.options, stored.seed, [tuple(a) for a in data["actions"]])
+    data["actions"] = data["actions"][:keep]
+    return data
+
+
 class GameLoop:
     """The command queue, the stop flag, the announcement log and the publishing of a live game's loop."""
 
@@ -38,6 +64,7 @@ class GameLoop:
         self._pending: list[dict[str, Any]] = []
         self._seq = 0
         self._dirty = False
+        self._published_state: dict[str, Any] | None = None
 
     # ---- stopping ----------------------------------------------------------------------------
 
@@ -102,14 +129,22 @@ class GameLoop:
             self.publish()
 
     def publish(self) -> dict[str, Any]:
-        """Send the public state and the announcements since the last message to every listener."""
+        """Send the public state and the announcements since the last message to every listener.
+
+        Nothing is sent when neither changed: what happens out of sight (a wheel turned during a
+        secret phase) must not show even as a message, its timing or the count of messages."""
         self._dirty = False
         events, self._pending = self._pending, []
-        return self.hub.publish({"type": "state", "state": self.public_state(), "events": events})
+        state = self.public_state()
+        if not events and state == self._published_state and self.hub.latest is not None:
+            return self.hub.latest
+        self._published_state = state
+        return self.hub.publish({"type": "state", "state": state, "events": events})
 
     def _cmd_games(self, payload: dict[str, Any]) -> dict[str, Any]:
         return {"games": [
-            {"id": g.id, "game": g.game, "seed": g.seed, "status": g.status, "actions": g.actions,
+            {"id": g.id, "game": g.game, "seed": None if g.status == "playing" else g.seed, "status": g.status,
+             "actions": g.actions,
              "created": g.created, "finished": g.finished, "players": g.setup.get("players", [])}
             for g in self.store.games()
         ]}
@@ -119,7 +154,7 @@ class GameLoop:
         stored = self.store.game(int(payload["game_id"]))
         if stored.status == "playing":
             raise SessionError(f"game #{stored.id} is still being played; it can be exported once it is over or aborted")
-        return self.store.save_data(stored.id)
+        return public_save(self.store, stored.id)
 
     # ---- players -----------------------------------------------------------------------------
 

@@ -111,8 +111,9 @@ def _signals(session: GameLoop) -> Iterator[None]:
             signal.signal(sig, handler)
 
 
-def matching_unfinished(store: GameStore, game: str, options: dict[str, Any], seed: int) -> StoredGame | None:
-    """The store's unfinished game if it is ``game`` with the same options and seed."""
+def matching_unfinished(store: GameStore, game: str, options: dict[str, Any], seed: int | None) -> StoredGame | None:
+    """The store's unfinished game if it is ``game`` with the same options and seed (any seed when
+    ``seed`` is ``None``: it was drawn at random)."""
     stored = store.unfinished()
     if stored is None or stored.game != game:
         return None
@@ -122,7 +123,7 @@ def matching_unfinished(store: GameStore, game: str, options: dict[str, Any], se
         wanted = game_class(game).OPTIONS.from_dict(options).to_dict()
     except ValueError:
         return None
-    if stored.options != wanted or stored.seed != seed:
+    if stored.options != wanted or (seed is not None and stored.seed != seed):
         return None
     return stored
 
@@ -139,7 +140,9 @@ def serve_dashboard(session: Any, hub: Hub, config: ServiceConfig, token: str | 
         token = make_token(token)
     except ValueError as exc:
         raise ServiceError(str(exc)) from None
-    app = create_app(session, hub, token)
+    from controller.service.web.guard import machine_hosts
+
+    app = create_app(session, hub, token, hosts=machine_hosts(config.host))
     try:
         server = WebServer(app, config.host, config.port)
     except WebServerError as exc:
@@ -216,6 +219,7 @@ def run_service(config: ServiceConfig, run: RunOptions) -> Session:
                 print(f"Stopped after {session.turns_resolved} resolved turns; game #{session.game_id} "
                       "is saved and resumes on the next start.", file=out, flush=True)
             if run.keep_serving and server is not None and not session.stopping:
+                session.bots_held = True  # the game stays where it stopped while the dashboard is up
                 print("The dashboard stays up; press Ctrl-C to stop.", file=out, flush=True)
                 while not session.stopping:
                     session.step(0.2)

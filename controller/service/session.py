@@ -25,6 +25,7 @@ import dataclasses
 import functools
 import hashlib
 import logging
+import secrets
 import time
 from collections.abc import Callable
 from typing import Any
@@ -36,7 +37,7 @@ from controller.games import SpecError, UnknownGameError, game as game_spec
 from controller.games.wheels import Refused, WheelPlay
 from controller.service.config import PlayerConfig, ServiceConfig
 from controller.service.hub import Hub
-from controller.service.loop import GameLoop, SessionError
+from controller.service.loop import GameLoop, SessionError, revealed_length
 from controller.service.store import GameStore, StoredGame
 
 log = logging.getLogger(__name__)
@@ -57,12 +58,16 @@ class ControllerStatus:
     connected: bool = False
     turning: bool = True
     led: LedMode | None = None
+    #: A problem with the controller itself, for everyone to see (a board's error, an LED that failed).
     message: str = ""
     refused: bool = False
+    #: Why its last press was refused: for its seat alone (it narrows down the seat's secret).
+    reason: str = ""
 
 
 def _bot_seed(*parts: object) -> int:
-    """A stable seed from the game's seed and the decision point, so a resumed game plays on identically."""
+    """A stable seed from the session's bot salt and the decision point, so a resumed game plays on
+    identically."""
     digest = hashlib.sha256(repr(parts).encode()).digest()
     return int.from_bytes(digest[:8], "big")
 
@@ -109,6 +114,12 @@ class Session(GameLoop):
         self._bot_pressed: dict[str, float] = {}
         self._hold_until = 0.0
         self.turn_listeners: list[Callable[[Session], None]] = []
+        #: Bots wait while this is set (a stopped demo's dashboard kept up shows where it stopped).
+        self.bots_held = False
+        #: What the bots' choices are drawn from (see :meth:`start_new`); never published.
+        self.bot_salt = 0
+        #: Whether the game's seed was chosen by whoever started it (a demo), so may be shown.
+        self.seed_public = False
         #: Each controller's private channel: what its seat's page alone may see (see :meth:`seat_state`).
         self.seat_hubs: dict[str, Hub] = {}
 
@@ -117,9 +128,10 @@ class Session(GameLoop):
     def start_new(self) -> None:
         """Begin a new game from the configuration (recorded in the store first)."""
         config = self.config
+        seed = config.seed if config.seed is not None else secrets.randbits(31)
         try:
             engine = game_spec(config.game).load_engine()
-            game = engine(config.options, seed=config.seed)
+            game = engine(config.options, seed=seed)
         except (UnknownGameError, ValueError) as exc:
             raise SessionError(f"cannot start {config.game}: {exc.args[0] if exc.args else exc}") from None
         play = self._wheels(game)
@@ -127,12 +139,20 @@ class Session(GameLoop):
         pieces = self._check_pieces(config.pieces, play, players)
         old = self.store.unfinished()
         if old is not None:
+            self._discard_secrets(old.id)
             self.store.set_status(old.id, "aborted")
+        # Bots draw from the game's seed when it was chosen (a demo replays the same game), else from
+        # the system's random source; either way it is kept in the private event log for a resume.
+        salt = config.bot_salt if config.bot_salt is not None else secrets.randbits(63)
         self.game_id = self.store.new_game(game.NAME, game.options.to_dict(), game.seed,
                                            {**config.setup_dict(), "players": [dataclasses.asdict(p) for p in players],
-                                            "pieces": pieces})
+                                            "pieces": pieces, "bot_salt": salt, "seed_public": config.seed is not None})
+        self.bot_salt = salt
+        self.seed_public = config.seed is not None
+        self.bots_held = False
         self._install(game, play, players, pieces)
-        self._note(f"game #{self.game_id} started: {game.TITLE}, {len(players)} players, seed {game.seed}")
+        seed_words = f", seed {game.seed}" if self.seed_public else ""
+        self._note(f"game #{self.game_id} started: {game.TITLE}, {len(players)} players{seed_words}")
         self._after_change()
 
     def resume(self, stored: StoredGame) -> None:
@@ -147,6 +167,8 @@ class Session(GameLoop):
         pieces = list(stored.setup.get("pieces", [])) or list(self.config.pieces)
         self._check_pieces(pieces, play, players)
         self.game_id = stored.id
+        self.bot_salt = int(stored.setup.get("bot_salt", stored.seed))
+        self.seed_public = bool(stored.setup.get("seed_public", True))
         self._install(game, play, players, pieces)
         for index, (player, encoded) in enumerate(self.store.actions(stored.id)):
             try:
@@ -273,7 +295,7 @@ class Session(GameLoop):
         was_paused = self.paused_message()
         self._update_status(event.state)
         if event.kind is EventKind.WHEEL and status.refused:
-            status.refused, status.message = False, ""
+            status.refused, status.reason = False, ""
         if event.kind is EventKind.ERROR:
             status.message = event.detail
         elif event.kind is EventKind.PRESSED:
@@ -340,8 +362,11 @@ class Session(GameLoop):
         if key is not None:
             self._bot_keys.discard(key)  # a bot whose press was refused tries again
         status.refused = True
-        status.message = reason
-        self._note(f"{status.controller_id} ({self.piece_name(status.piece)}) refused: {reason}", "refused",
+        status.reason = reason
+        if self.backend is not None:
+            self.backend.tell(status.controller_id, reason)
+        self._note(f"{self._controller_label(status.controller_id)} is not locked: its press was refused "
+                   "(the reason is shown to that seat only)", "refused",
                    {"controller": status.controller_id, "piece": status.piece})
 
     # ---- deciding ----------------------------------------------------------------------------
@@ -362,7 +387,7 @@ class Session(GameLoop):
         self.store.append(self.game_id, len(game.history), player, game.encode_action(action))
         self._apply_known(player, action)
         if status is not None:
-            status.refused, status.message = False, ""
+            status.refused, status.reason = False, ""
         if game.is_over():
             self.store.set_status(self.game_id, "over")
             self.status = "over"
@@ -437,7 +462,7 @@ class Session(GameLoop):
         game, play = self.game, self.play
         if game is None or play is None or game.is_over() or self.status != "playing":
             return
-        base = (game.seed, *play.decision_point())
+        base = (self.bot_salt, *play.decision_point())
         delay = self.config.bot_delay
         self._bot_keys = {k for k in self._bot_keys if k[:len(base)] == base}  # only this decision point's
         for seat in game.current_players():
@@ -525,7 +550,7 @@ class Session(GameLoop):
         return self._bot_plan[0][0] if self._bot_plan else float("inf")
 
     def _run_bots(self) -> None:
-        if self.paused_message():
+        if self.paused_message() or self.bots_held:
             return
         now = self.clock()
         while self._bot_plan and self._bot_plan[0][0] <= now:
@@ -545,12 +570,22 @@ class Session(GameLoop):
     def _cmd_abort(self, payload: dict[str, Any]) -> dict[str, Any]:
         if self.game is None or self.game_id is None or self.status != "playing":
             raise SessionError("there is no game being played to abort")
+        self._discard_secrets(self.game_id)
         self.store.set_status(self.game_id, "aborted")
         self.status = "aborted"
         self._bot_plan.clear()
         self._note(f"game #{self.game_id} aborted")
         self._after_change()
         return {"aborted": self.game_id}
+
+    def _discard_secrets(self, game_id: int) -> None:
+        """Drop the stored actions still secret (locked, not revealed) of a game that stops here: an
+        aborted game is never exported, corrected or resumed with anyone's secret in it."""
+        stored = self.store.game(game_id)
+        actions = self.store.actions(game_id)
+        keep = revealed_length(stored.game, stored.options, stored.seed, actions)
+        if keep < len(actions):
+            self.store.truncate(game_id, keep)
 
     def _cmd_start(self, payload: dict[str, Any]) -> dict[str, Any]:
         if self.status == "playing" and self.game is not None and not self.game.is_over() and not payload.get("replace"):
@@ -595,7 +630,7 @@ class Session(GameLoop):
             raise ValueError(f"unknown field(s) {', '.join(unknown)}; known: count")
         if self.game is None or self.game_id is None:
             raise SessionError("there is no game to correct")
-        have = len(self.game.history)
+        have = self.store.game(self.game_id).actions
         if count > have:
             raise SessionError(f"the game has only {have} actions; cannot take back {count}")
         self.store.truncate(self.game_id, have - count)
@@ -648,7 +683,6 @@ class Session(GameLoop):
                 "owner": owner,
                 "owner_name": self.seat_name(owner) if owner is not None else None,
                 "connected": status.connected,
-                "turning": status.turning,
                 "locked": status.piece in self.locked,
                 "refused": status.refused,
                 "message": status.message,
@@ -663,7 +697,7 @@ class Session(GameLoop):
                 "id": self.game_id,
                 "name": game.NAME,
                 "title": game.TITLE,
-                "seed": game.seed,
+                "seed": game.seed if self.seed_public else None,
                 "options": game.options.to_dict(),
                 "over": game.is_over(),
                 "winners": winners,
@@ -706,6 +740,7 @@ class Session(GameLoop):
             "connected": status.connected,
             "locked": status.piece in self.locked,
             "refused": status.refused,
+            "reason": status.reason if status.refused else "",
             "message": status.message,
             "led": status.led.value if status.led is not None else None,
             "wheels": wheels,

@@ -5,21 +5,27 @@ in order, one row each. Replaying those rows rebuilds the game exactly, so a pow
 ``kill -9`` loses nothing that was ever shown: the service writes an action in its own transaction
 (WAL journal, ``synchronous=FULL``) and only then applies it and tells the dashboard.
 
-Opening checks what the file is before touching it: a file that is not SQLite, or a SQLite file of
-another application, is refused with :class:`StoreError` and left exactly as it was. A second
-process on the same file is refused too (an exclusive lock on a ``.lock`` file beside it).
+Opening checks what the file is before touching it: a file that is not SQLite, a SQLite file of
+another application, a damaged one (``PRAGMA quick_check``: about 40 ms on a log of 1,000 games) or
+a zero-length one (what a failed copy leaves) is refused with :class:`StoreError` and left exactly
+as it was. Damage met later, while reading or writing, is a :class:`StoreError` too, never a raw
+``sqlite3`` error. A new log is built beside its path and moved into place, so a crash never
+leaves a half-made one. A second process on the same file is refused too (an exclusive lock on a
+``.lock`` file beside it).
 """
 
 from __future__ import annotations
 
 import fcntl
+import functools
 import json
 import os
 import sqlite3
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 #: Written in the ``meta`` table; a database without it is not ours.
 SCHEMA_NAME = "bitbox-event-log"
@@ -65,6 +71,11 @@ CREATE TABLE IF NOT EXISTS notes (
 #: A game's life: ``playing`` until it ends (``over``) or someone stops it (``aborted``).
 STATUSES = ("playing", "over", "aborted")
 
+#: The seeds SQLite can store: its integers are signed 64-bit.
+SEED_MIN, SEED_MAX = -(2**63), 2**63 - 1
+
+_T = TypeVar("_T")
+
 
 class StoreError(Exception):
     """The database cannot be used: not a bitbox event log, damaged, or in use by another process."""
@@ -72,6 +83,46 @@ class StoreError(Exception):
 
 class UnknownGameError(StoreError, LookupError):
     """The event log has no game of that number."""
+
+
+def damaged_message(path: Path, detail: str) -> str:
+    """What to say about a damaged log: which file, what SQLite found, that it was kept, what to do."""
+    return (
+        f"the event log {path} is damaged ({detail}); it was left untouched: move it aside "
+        f"(mv {path} {path}.damaged) and run again, or give another path with --db and --new; "
+        "sqlite3's .recover command may save the games it holds"
+    )
+
+
+def _guarded(method: Callable[..., _T]) -> Callable[..., _T]:
+    """Turn the ``sqlite3`` error a damaged file (or a failing disk) makes a read or a write raise
+    into a :class:`StoreError` that names the file and says what to do."""
+
+    @functools.wraps(method)
+    def guarded(self: GameStore, *args: Any, **kwargs: Any) -> _T:
+        try:
+            return method(self, *args, **kwargs)
+        except sqlite3.DatabaseError as exc:
+            if isinstance(exc, sqlite3.OperationalError) and "malformed" not in str(exc):
+                raise StoreError(f"the event log {self.path} cannot be used: {exc}; "
+                                 "check the disk (space, permissions) and run again") from None
+            raise StoreError(damaged_message(self.path, str(exc))) from None
+
+    return guarded
+
+
+def _reading(method: Callable[..., _T]) -> Callable[..., _T]:
+    """:func:`_guarded`, and a stored text that is no longer what was written (not JSON, a value
+    of the wrong kind) is reported as damage too."""
+
+    @functools.wraps(method)
+    def reading(self: GameStore, *args: Any, **kwargs: Any) -> _T:
+        try:
+            return method(self, *args, **kwargs)
+        except (ValueError, TypeError, RecursionError, OverflowError) as exc:
+            raise StoreError(damaged_message(self.path, f"a stored row cannot be read: {exc}")) from None
+
+    return _guarded(reading)
 
 
 @dataclass(frozen=True)
@@ -99,12 +150,18 @@ class GameStore:
             store.append(gid, 0, 0, encoded_action)
     """
 
-    def __init__(self, path: str | os.PathLike[str]) -> None:
+    def __init__(self, path: str | os.PathLike[str], reuse_empty: bool = False) -> None:
+        """Open the log at ``path``, creating it if there is no file there. A zero-length file is
+        refused unless ``reuse_empty`` (the user asked for a new game with ``--new``)."""
         self.path = Path(path)
         self._lock_fd: int | None = None
-        self._check_file()
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._take_lock()
+        self._check_file(reuse_empty)
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._take_lock()
+        except OSError as exc:
+            raise StoreError(f"cannot use the folder of the event log {self.path}: {exc.strerror or exc}; "
+                             "check its permissions, or give another path with --db") from None
         try:
             self._conn = self._connect()
         except BaseException:
@@ -113,8 +170,9 @@ class GameStore:
 
     # ---- opening ---------------------------------------------------------------------------
 
-    def _check_file(self) -> None:
-        """Refuse, without writing a byte, a file that is not an SQLite database."""
+    def _check_file(self, reuse_empty: bool) -> None:
+        """Refuse, without writing a byte, a file that is not an SQLite database, and a zero-length
+        file unless told to start a new log in it."""
         if not self.path.exists():
             return
         if self.path.is_dir():
@@ -124,6 +182,12 @@ class GameStore:
                 head = handle.read(len(_SQLITE_MAGIC))
         except OSError as exc:
             raise StoreError(f"cannot read the database {self.path}: {exc.strerror}") from None
+        if not head and not reuse_empty:
+            raise StoreError(
+                f"{self.path} is empty (0 bytes): not an event log, perhaps what a failed copy left; it was "
+                "left untouched. Copy the log again, give another path with --db, or start a new log in "
+                "this file with --new"
+            )
         if head and head != _SQLITE_MAGIC:
             raise StoreError(
                 f"{self.path} is not a bitbox database (it is not an SQLite file); "
@@ -131,6 +195,7 @@ class GameStore:
             )
 
     def _take_lock(self) -> None:
+        """Hold an exclusive lock on ``NAME.lock`` beside the log (with our pid in it) while open."""
         lock_path = self.path.with_name(self.path.name + ".lock")
         fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o644)
         try:
@@ -154,28 +219,66 @@ class GameStore:
             self._lock_fd = None
 
     def _connect(self) -> sqlite3.Connection:
-        existed = self.path.exists() and self.path.stat().st_size > 0
-        uri = f"file:{self.path}?mode={'rw' if existed else 'rwc'}"
-        conn = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False)
+        """Open the file (made first if it is missing or empty), checked before any write."""
+        if not self.path.exists() or self.path.stat().st_size == 0:
+            self._create()
+        uri = f"file:{_uri_path(self.path)}?mode=rw"
         try:
-            if existed:
-                self._check_schema(conn)
+            conn = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False)
+        except sqlite3.Error as exc:
+            raise StoreError(f"cannot open the event log {self.path}: {exc}") from None
+        try:
+            self._check_schema(conn)
+            self._check_pages(conn)
             conn.execute("PRAGMA journal_mode=WAL")
             conn.execute("PRAGMA synchronous=FULL")
             conn.execute("PRAGMA foreign_keys=ON")
-            if not existed:
-                with _transaction(conn):
-                    for statement in _SCHEMA.strip().split(";"):
-                        if statement.strip():
-                            conn.execute(statement)
-                    conn.execute("INSERT INTO meta VALUES ('schema', ?)", (SCHEMA_NAME,))
-                    conn.execute("INSERT INTO meta VALUES ('version', ?)", (str(SCHEMA_VERSION),))
             with _transaction(conn):
                 conn.execute(_NOTES_SCHEMA)
+        except sqlite3.DatabaseError as exc:
+            conn.close()
+            raise StoreError(damaged_message(self.path, str(exc))) from None
         except BaseException:
             conn.close()
             raise
         return conn
+
+    def _create(self) -> None:
+        """Build a new, empty log in a file beside the path, then move it into place: the path
+        holds a whole log or what was there before, never a half-made one."""
+        part = self.path.with_name(self.path.name + ".new")
+        for leftover in _with_sidecars(part):
+            leftover.unlink(missing_ok=True)
+        try:
+            conn = sqlite3.connect(part, isolation_level=None)
+            try:
+                conn.execute("PRAGMA journal_mode=WAL")
+                with _transaction(conn):
+                    for statement in (*_SCHEMA.strip().split(";"), _NOTES_SCHEMA):
+                        if statement.strip():
+                            conn.execute(statement)
+                    conn.execute("INSERT INTO meta VALUES ('schema', ?)", (SCHEMA_NAME,))
+                    conn.execute("INSERT INTO meta VALUES ('version', ?)", (str(SCHEMA_VERSION),))
+            finally:
+                conn.close()
+            _fsync(part)
+            os.replace(part, self.path)
+            _fsync(self.path.parent)
+        except (OSError, sqlite3.Error) as exc:
+            for leftover in _with_sidecars(part):
+                leftover.unlink(missing_ok=True)
+            raise StoreError(f"cannot create the event log {self.path}: {exc}; "
+                             "check the folder (space, permissions) or give another path with --db") from None
+
+    def _check_pages(self, conn: sqlite3.Connection) -> None:
+        """SQLite's own check of every page (``PRAGMA quick_check``), read-only: a damaged page is
+        found now, with the file untouched, not in the middle of a game."""
+        try:
+            problems = [row[0] for row in conn.execute("PRAGMA quick_check(3)")]
+        except sqlite3.DatabaseError as exc:
+            problems = [str(exc)]
+        if problems != ["ok"]:
+            raise StoreError(damaged_message(self.path, "; ".join(problems)))
 
     def _check_schema(self, conn: sqlite3.Connection) -> None:
         """Refuse another application's SQLite file before any pragma could rewrite its header."""
@@ -183,10 +286,7 @@ class GameStore:
             tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
             meta = dict(conn.execute("SELECT key, value FROM meta")) if "meta" in tables else {}
         except sqlite3.DatabaseError as exc:
-            raise StoreError(
-                f"the database {self.path} is damaged ({exc}); it was left untouched: "
-                "move it away or give another path with --db"
-            ) from None
+            raise StoreError(damaged_message(self.path, str(exc))) from None
         if meta.get("schema") != SCHEMA_NAME:
             found = ", ".join(sorted(tables)) or "no tables"
             raise StoreError(
@@ -201,8 +301,12 @@ class GameStore:
 
     # ---- writing ---------------------------------------------------------------------------
 
+    @_guarded
     def new_game(self, game: str, options: dict[str, Any], seed: int, setup: dict[str, Any]) -> int:
         """Record a new game (options, seed and the table's set-up: players, controllers); its id."""
+        if not isinstance(seed, int) or not SEED_MIN <= seed <= SEED_MAX:
+            raise StoreError(f"the seed {seed!r} cannot be stored: a seed is a whole number that fits in "
+                             f"64 bits ({SEED_MIN} to {SEED_MAX})")
         with _transaction(self._conn):
             cursor = self._conn.execute(
                 "INSERT INTO games (game, options, seed, setup, status, created) VALUES (?, ?, ?, ?, 'playing', ?)",
@@ -218,6 +322,7 @@ class GameStore:
         """
         self.record(game_id, seq, [(player, action)])
 
+    @_guarded
     def record(self, game_id: int, seq: int, actions: list[tuple[int, Any]], kind: str | None = None,
                data: dict[str, Any] | None = None, keep: int | None = None) -> None:
         """Commit, in one transaction, actions ``seq``, ``seq + 1``... of the game and a note of the
@@ -242,6 +347,7 @@ class GameStore:
                     (game_id, seq + len(actions), kind, _dumps(data or {}), now),
                 )
 
+    @_reading
     def notes(self, game_id: int, kind: str | None = None) -> list[dict[str, Any]]:
         """The referee's notes of a game, oldest first: ``{"kind", "actions", "at", **data}``
         (``actions``: how many actions were stored when the note was written)."""
@@ -253,6 +359,7 @@ class GameStore:
         rows = self._conn.execute(query + " ORDER BY id", params).fetchall()
         return [{**json.loads(data), "kind": k, "actions": n, "at": at} for k, n, data, at in rows]
 
+    @_guarded
     def truncate(self, game_id: int, keep: int) -> int:
         """Drop the actions after the first ``keep`` (a correction); how many were dropped."""
         with _transaction(self._conn):
@@ -261,8 +368,13 @@ class GameStore:
         return cursor.rowcount
 
     def set_status(self, game_id: int, status: str) -> None:
+        """Mark the game ``playing``, ``over`` or ``aborted`` (with the time it finished)."""
         if status not in STATUSES:
             raise ValueError(f"unknown game status {status!r}; statuses: {', '.join(STATUSES)}")
+        self._set_status(game_id, status)
+
+    @_guarded
+    def _set_status(self, game_id: int, status: str) -> None:
         with _transaction(self._conn):
             self._conn.execute(
                 "UPDATE games SET status = ?, finished = ? WHERE id = ?",
@@ -271,6 +383,7 @@ class GameStore:
 
     # ---- reading ---------------------------------------------------------------------------
 
+    @_reading
     def _select(self, where: str = "", params: tuple[Any, ...] = ()) -> list[StoredGame]:
         rows = self._conn.execute(
             "SELECT g.id, g.game, g.options, g.seed, g.setup, g.status, g.created, g.finished,"
@@ -295,6 +408,7 @@ class GameStore:
         playing = self._select("WHERE g.status = 'playing'")
         return playing[-1] if playing else None
 
+    @_reading
     def action_count(self, game_id: int) -> int:
         """How many actions of the game are stored (the number the next one must have)."""
         (count,) = self._conn.execute(
@@ -302,6 +416,7 @@ class GameStore:
         ).fetchone()
         return int(count)
 
+    @_reading
     def actions(self, game_id: int) -> list[tuple[int, Any]]:
         """The game's actions as ``(player, encoded action)`` pairs, in order."""
         rows = self._conn.execute(
@@ -359,5 +474,33 @@ def _dumps(value: Any) -> str:
 
 
 def _stored(row: tuple[Any, ...]) -> StoredGame:
+    """A game's row, checked: a value of the wrong kind means the file was damaged."""
     gid, game, options, seed, setup, status, created, finished, count = row
-    return StoredGame(gid, game, json.loads(options), seed, json.loads(setup), status, created, finished, count)
+    stored = StoredGame(gid, game, json.loads(options), seed, json.loads(setup), status, created, finished, count)
+    kinds = ((stored.game, str), (stored.options, dict), (stored.seed, int), (stored.setup, dict),
+             (stored.created, (int, float)))
+    if any(not isinstance(value, kind) for value, kind in kinds) or status not in STATUSES:
+        raise ValueError(f"game #{gid} has a value of the wrong kind")
+    return stored
+
+
+def _uri_path(path: Path) -> str:
+    """``path`` written for an SQLite ``file:`` address (``?`` and ``#`` would end it early)."""
+    from urllib.parse import quote
+
+    return quote(str(path.absolute()))
+
+
+def _with_sidecars(path: Path) -> list[Path]:
+    """The file and the journal files SQLite may keep beside it."""
+    return [path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm"),
+            path.with_name(path.name + "-journal")]
+
+
+def _fsync(path: Path) -> None:
+    """Flush a file (or a folder's entries) to the disk, so a power cut keeps what was moved."""
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)

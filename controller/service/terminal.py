@@ -60,7 +60,7 @@ class TerminalView:
             lines.append(f"!! {state['paused']}")
         for c in state.get("controllers", []):
             word = ("unplugged" if not c["connected"] else "locked" if c["locked"]
-                    else "refused" if c["refused"] else "turning" if c["turning"] else "ready")
+                    else "not ready" if c["refused"] else "ready")
             owner = f" {c['owner_name']}" if c.get("owner_name") else ""
             message = f"  - {c['message']}" if c.get("message") else ""
             lines.append(f"  {c['id']:<10} {c['colour']:<7}{owner:<12} {word}{message}")

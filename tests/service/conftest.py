@@ -29,6 +29,26 @@ FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--dis
          "--disable-component-update", "--disable-sync"]
 
 
+class TestBrowser:
+    """A Playwright browser whose pages let the tests' own scripts run under the dashboard's strict
+    Content-Security-Policy (``wait_for_function`` evaluates text); a page opened with
+    ``bypass_csp=False`` runs under the policy exactly as a player's browser does."""
+
+    def __init__(self, browser: Any) -> None:
+        self._browser = browser
+
+    def new_context(self, **kwargs: Any) -> Any:
+        kwargs.setdefault("bypass_csp", True)
+        return self._browser.new_context(**kwargs)
+
+    def new_page(self, **kwargs: Any) -> Any:
+        kwargs.setdefault("bypass_csp", True)
+        return self._browser.new_page(**kwargs)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._browser, name)
+
+
 @pytest.fixture
 def browser():
     """Headless Chromium driven by Playwright; skips where either is not installed."""
@@ -38,7 +58,7 @@ def browser():
     with sync_api.sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=FLAGS)
         try:
-            yield browser
+            yield TestBrowser(browser)
         finally:
             browser.close()
 
@@ -92,6 +112,10 @@ class LiveTable:
 
     def controller(self, cid: str) -> dict[str, Any]:
         return next(c for c in self.state["controllers"] if c["id"] == cid)
+
+    def seat(self, cid: str) -> dict[str, Any]:
+        """What controller ``cid``'s seat alone is told (its own channel)."""
+        return self.session.seat_hubs[cid].latest["seat"]
 
     def game(self) -> Any:
         """A copy of the game, taken between loop steps (reading only)."""

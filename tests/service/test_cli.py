@@ -156,7 +156,7 @@ def test_serve_waits_for_a_game_started_with_the_token_and_stops_on_sigterm(tmp_
         + "[bots]\ndelay = 0\nturn_pause = 0\n", encoding="utf-8")
     process = subprocess.Popen(
         [*BITBOX, "serve", "--config", str(config), "--db", str(tmp_path / "s.db"), "--port", "0",
-         "--token", "serve-token-1"],
+         "--token", "serve-token-0123456789ab"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"})
     try:
         url = None
@@ -168,7 +168,7 @@ def test_serve_waits_for_a_game_started_with_the_token_and_stops_on_sigterm(tmp_
         state = json.load(urllib.request.urlopen(url + "/api/state", timeout=5))["state"]
         assert state["status"] == "idle" and state["game"] is None
         request = urllib.request.Request(url + "/api/game/start", data=b"{}", method="POST",
-                                         headers={"Authorization": "Bearer serve-token-1",
+                                         headers={"Authorization": "Bearer serve-token-0123456789ab",
                                                   "Content-Type": "application/json"})
         assert json.load(urllib.request.urlopen(request, timeout=5)) == {"started": 1}
         deadline = time.monotonic() + 20

@@ -86,3 +86,32 @@ def test_play_refuses_unknown_controller_ids(tmp_path):
                              "--db", str(tmp_path / "g.db")], capture_output=True, text=True, timeout=30)
     assert result.returncode == 2, result.stderr
     assert "unknown controller id(s) d" in result.stderr and "known controllers: a, b, c, e" in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("a=" + "[" * 5000, "bitbox.toml: nested too deeply"),
+        ("[game]\noptions = " + "{ a = " * 40 + "1" + " }" * 40, "bitbox.toml: [game] options: nested too deeply"),
+        ("[game]\nseed = " + "9" * 30, "bitbox.toml: [game] seed: 999999999999999999999999999999 cannot be a seed"),
+        ("[game]\nseed = 1" + "0" * 5000, "bitbox.toml: not valid TOML"),
+        ("[bots]\ndelay = nan", "bitbox.toml: [bots] delay: expected seconds (a finite number), got nan"),
+        ("[bots]\nturn_pause = inf", "bitbox.toml: [bots] turn_pause: expected seconds (a finite number), got inf"),
+        ("[table]\nfps = nan", "bitbox.toml: [table] fps: expected frames per second (a finite number), got nan"),
+        ("[referee]\nmin_confidence = nan", "bitbox.toml: [referee] min_confidence: expected a finite number, got nan"),
+        ("[game]\noptions = { speed = -inf }", "bitbox.toml: [game] options speed: expected a finite number, got -inf"),
+    ],
+)
+def test_hostile_files_are_clear_errors(tmp_path, text, message):
+    path = tmp_path / "bitbox.toml"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(ConfigError) as info:
+        load_config(path)
+    assert message in str(info.value)
+
+
+def test_an_oversized_file_is_refused_before_it_is_read(tmp_path):
+    path = tmp_path / "bitbox.toml"
+    path.write_text("# padding\n" * 200_000, encoding="utf-8")
+    with pytest.raises(ConfigError, match=r"bitbox.toml is too large \(1.9 MiB\); a configuration is at most 1 MiB"):
+        load_config(path)

@@ -147,7 +147,9 @@ def test_a_camera_game_is_refereed_from_the_page(tmp_path, browser):
         assert page.locator("#table-players li").count() == 2
         assert errors == []
 
-        # Without the token the refusal is shown, and the token box opened.
+        # Without the token (the link's cookie gone, the box empty) the refusal is shown, and the token
+        # box opened.
+        page.context.clear_cookies()
         page.locator("#table-token").evaluate("input => { input.value = ''; }")
         page.locator("#calls li[data-call]:has(button[data-overrule]) button[data-overrule]").first.click()
         page.wait_for_selector("#alert:not([hidden])", timeout=5000)

@@ -105,17 +105,35 @@ def test_questions_are_answered_over_http_with_the_token(live, played):
     assert any(body["calls"] for _, _, body in answered)
 
 
-def test_an_overrule_is_logged_and_reflected(live, played):
+@pytest.fixture(scope="module")
+def overruled(live, played):
+    """A shot of the first turn overruled over HTTP (after four malformed or unauthorised tries);
+    what each request answered and the stored actions before it. Every test that needs an
+    overruled call asks for this fixture, so that none relies on another test having run first."""
     state = live.state()
     shot = next(c for c in reversed(state["calls"]) if c["decision"] in ("moved", "shot") and c["alternatives"])
     decision = shot["alternatives"][0]
-    assert live.post("/api/table/overrule", {"call_id": shot["call_id"], "decision": "no-such-decision"})[0] == 400
-    assert live.post("/api/table/overrule", {"call_id": 4242, "decision": decision})[0] == 404
-    assert live.post("/api/table/overrule", {"call_id": shot["call_id"]})[0] == 400
-    assert live.post("/api/table/overrule", {"call_id": shot["call_id"], "decision": decision}, token=None)[0] == 401
+    refused = {
+        "no such decision": live.post("/api/table/overrule", {"call_id": shot["call_id"], "decision": "no-such-decision"}),
+        "unknown call": live.post("/api/table/overrule", {"call_id": 4242, "decision": decision}),
+        "no decision": live.post("/api/table/overrule", {"call_id": shot["call_id"]}),
+        "no token": live.post("/api/table/overrule", {"call_id": shot["call_id"], "decision": decision}, token=None),
+    }
     before = live.store.actions(live.session.game_id)
     status, body = live.post("/api/table/overrule", {"call_id": shot["call_id"], "decision": decision})
     assert status == 200, body
+    # The page's state is what the loop last published: it shows the overrule once the loop has run.
+    deadline = time.monotonic() + 10
+    while body["call_id"] not in {c["call_id"] for c in live.state()["calls"]}:
+        assert time.monotonic() < deadline, "the overrule was never published"
+        time.sleep(0.02)
+    return shot, decision, refused, before, body
+
+
+def test_an_overrule_is_logged_and_reflected(live, overruled):
+    shot, decision, refused, before, body = overruled
+    assert refused["no such decision"][0] == 400 and refused["unknown call"][0] == 404
+    assert refused["no decision"][0] == 400 and refused["no token"][0] == 401
     overrules = live.store.notes(live.session.game_id, "overrule")
     assert len(overrules) == 1
     assert overrules[0]["overruled"] == {"call_id": shot["call_id"], "decision": decision}
@@ -123,14 +141,8 @@ def test_an_overrule_is_logged_and_reflected(live, played):
     assert after != before
     game = live.session.game
     assert after == [(p, game.encode_action(a)) for p, a in game.history]
-    # The page's state is what the loop last published: it shows the overrule once the loop has run.
-    deadline = time.monotonic() + 10
-    while True:
-        state = live.state()
-        calls = {c["call_id"]: c for c in state["calls"]}
-        if body["call_id"] in calls or time.monotonic() > deadline:
-            break
-        time.sleep(0.02)
+    state = live.state()
+    calls = {c["call_id"]: c for c in state["calls"]}
     assert calls[shot["call_id"]]["overruled_by"] == body["call_id"]
     assert f"overruled call {shot['call_id']}" in calls[body["call_id"]]["reason"]
     assert any(e["kind"] == "overrule" for e in state["log"])
@@ -149,7 +161,7 @@ def test_table_commands_on_a_console_game_are_404(live, played):
     assert len(live.session.game.history) == history == len(live.store.actions(live.session.game_id))
 
 
-def test_the_table_page_in_chromium(live, played, browser):
+def test_the_table_page_in_chromium(live, overruled, browser):
     page = browser.new_page(viewport={"width": 412, "height": 915}, device_scale_factor=2)  # a phone
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
@@ -167,7 +179,9 @@ def test_the_table_page_in_chromium(live, played, browser):
     assert len(owners) == 2                  # one colour per player
     reasons = page.locator("#calls").inner_text()
     assert "Rule: «" in reasons and "overruled call" in reasons
-    assert page.locator("#table-token").input_value() == TOKEN
+    # the link's token became the page's cookie, and the address shows it no more
+    assert any(c["name"] == "bitbox_referee" for c in page.context.cookies())
+    assert "token" not in page.url
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "puxes-table-phone.png"), full_page=True)
     assert errors == []

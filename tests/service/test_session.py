@@ -30,7 +30,9 @@ def test_placement_uses_the_number_wheel_among_free_start_pix(table_factory):
     assert list(game.board.pix(game.pos[0])) == chosen
     # Someone else pressing out of turn is refused with the reason, nothing placed.
     table.press("green")
-    assert "turn to place" in table.controller("green")["message"]
+    wait_for(lambda: table.seat("green")["refused"], what="green's refusal on its own channel")
+    assert "turn to place" in table.seat("green")["reason"]
+    assert table.controller("green")["refused"] and table.controller("green")["message"] == ""
     assert table.game().pos[2] == -1
 
 
@@ -41,7 +43,8 @@ def test_a_number_beyond_the_free_start_pix_is_refused(table_factory):
         pytest.skip("this board has 10 start Pix or more")
     table.set_wheels("red", number=9)
     table.press("red")
-    assert f"there are {count} free start Pix" in table.controller("red")["message"]
+    wait_for(lambda: table.seat("red")["refused"], what="red's refusal on its own channel")
+    assert f"there are {count} free start Pix" in table.seat("red")["reason"]
     assert table.game().pos[0] == -1
 
 
@@ -92,7 +95,9 @@ def test_illegal_programs_are_refused_at_lock_time(table_factory, fault):
         reason = TURNING
     table.press("red")
     red = table.controller("red")
-    assert red["refused"] and not red["locked"] and red["message"] == reason
+    assert red["refused"] and not red["locked"] and "message" in red and red["message"] == ""
+    wait_for(lambda: table.seat("red")["reason"] == reason, what="the reason on red's own channel")
+    assert all(reason not in json.dumps(m) for m in table.messages), "a refusal's reason reached the public channel"
     wait_for(lambda: table.backend.state("red").led is LedMode.BLINK, what="the LED to blink")
     assert not table.game().secret_pending(0)
     # Fixing the wheel clears the refusal and the lock then goes through.
@@ -124,7 +129,7 @@ def test_unplugging_pauses_and_replugging_resumes(table_factory):
     table.set_wheels("red", direction, distance)
     table.press("red")
     assert not table.controller("red")["locked"]
-    assert "paused" in table.controller("red")["message"]
+    wait_for(lambda: "paused" in table.seat("red")["reason"], what="the refusal's reason")
     table.backend.replug("blue")
     wait_for(lambda: not table.state["paused"], what="play to resume")
     assert any(e["kind"] == "resumed" for e in table.state["log"])

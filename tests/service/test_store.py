@@ -100,3 +100,85 @@ def test_cli_reports_a_foreign_database_cleanly(tmp_path):
     assert result.returncode == 2
     assert "is not a bitbox database" in result.stderr and "Traceback" not in result.stderr
     assert path.read_text() == "shopping list\n"
+
+
+def _log_with_games(path, games=3):
+    """A real event log of ``games`` finished Pixoid games played by random bots (a few pages)."""
+    from controller.engines import RandomBot, new_game, play_out
+
+    with GameStore(path) as store:
+        for number in range(games):
+            game = play_out(new_game("pixoid", {"players": 4}, seed=number), RandomBot(number))
+            gid = store.new_game("pixoid", game.options.to_dict(), game.seed, {"players": []})
+            store.record(gid, 0, [(p, game.encode_action(a)) for p, a in game.history])
+            store.set_status(gid, "over")
+    return path
+
+
+def _overwrite(path, offset, data):
+    with open(path, "r+b") as handle:
+        handle.seek(offset)
+        handle.write(data)
+
+
+def test_a_damaged_page_is_found_at_opening_and_left_untouched(tmp_path):
+    import random
+
+    path = _log_with_games(tmp_path / "log.db")
+    assert path.stat().st_size > 16384
+    _overwrite(path, 12288, random.Random(5).randbytes(4096))  # page 4 of 4 KiB pages
+    before = _fingerprint(path)
+    with pytest.raises(StoreError, match=r"log\.db is damaged .*left untouched.*move it aside"):
+        GameStore(path)
+    assert _fingerprint(path) == before
+    assert not (tmp_path / "log.db-wal").exists()
+
+
+def test_damage_met_while_reading_is_a_store_error(tmp_path):
+    """Damage that the check at opening cannot see (a row's text) is still reported, not raised raw."""
+    path = tmp_path / "log.db"
+    with GameStore(path) as store:
+        gid = store.new_game("pixoid", {"players": 4}, 7, {})
+        store.append(gid, 0, 0, {"type": "lock"})
+        store._conn.execute("UPDATE actions SET action = '{\"type\": ' WHERE game_id = ?", (gid,))
+        store._conn.execute("UPDATE games SET setup = '[' WHERE id = ?", (gid,))
+    with GameStore(path) as store:
+        with pytest.raises(StoreError, match="damaged"):
+            store.actions(gid)
+        with pytest.raises(StoreError, match="damaged"):
+            store.games()
+
+
+def test_a_zero_length_file_is_refused_unless_asked_to_start_a_new_log(tmp_path):
+    path = tmp_path / "copy.db"
+    path.write_bytes(b"")
+    with pytest.raises(StoreError, match=r"copy\.db is empty \(0 bytes\).*--new"):
+        GameStore(path)
+    assert path.read_bytes() == b""
+    with GameStore(path, reuse_empty=True) as store:
+        assert store.games() == []
+    with GameStore(path) as store:   # now a log like any other
+        assert store.games() == []
+
+
+def test_a_new_log_appears_whole_or_not_at_all(tmp_path, monkeypatch):
+    """The schema is written beside the file and moved into place: a failure (or a crash) while it
+    is written never leaves a zero-length or half-made log at the path for the next start."""
+    import controller.service.store as store_module
+
+    path = tmp_path / "fresh.db"
+    monkeypatch.setattr(store_module, "_NOTES_SCHEMA", "CREATE TABLE notes (")  # fails half-way
+    with pytest.raises(StoreError, match=r"cannot create the event log .*fresh\.db"):
+        GameStore(path)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["fresh.db.lock"]
+    monkeypatch.undo()
+    with GameStore(path) as store:
+        assert store.games() == []
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["fresh.db", "fresh.db.lock"]
+
+
+def test_a_seed_sqlite_cannot_hold_is_refused(tmp_path):
+    with GameStore(tmp_path / "log.db") as store:
+        with pytest.raises(StoreError, match="seed"):
+            store.new_game("pixoid", {}, 10**400, {})
+        assert store.games() == []

@@ -121,7 +121,11 @@ def test_referee_commands_need_the_token(web_table):
     status, body = web_table.http("POST", "/api/game/abort", headers={"Authorization": "Bearer wrong-token"})
     assert status == 403 and "wrong token" in body["error"]
     assert web_table.state["status"] == "playing"
-    status, body = web_table.http("POST", f"/api/game/abort?token={web_table.token}")
+    status, body = web_table.http("POST", f"/api/game/abort?token={web_table.token}",
+                                  headers={"Content-Type": "application/json"})
+    assert status == 401, "a control request takes the token from a header or the cookie, never the address"
+    status, body = web_table.http("POST", "/api/game/abort", headers={
+        "Authorization": f"Bearer {web_table.token}", "Content-Type": "application/json"})
     assert status == 200 and body == {"aborted": web_table.session.game_id}
     wait_for(lambda: web_table.state["status"] == "aborted", what="the abort")
     status, body = web_table.http("POST", "/api/game/start", body=json.dumps({"seed": 11}),
@@ -155,7 +159,8 @@ def test_undo_takes_back_the_last_action(web_table):
         ("POST", "/api/game/start", '{"options": {"players": 7}, "replace": true}', 409, "3 or 4 players"),
         ("GET", "/api/nowhere", None, 404, "nothing at /api/nowhere"),
         ("DELETE", "/api/state", None, 405, "DELETE is not allowed"),
-        ("GET", "/api/games/abc", None, 400, "a game id is a whole number"),
+        ("GET", "/api/games/abc", None, 400, "a game number is a whole number"),
+        ("GET", "/api/games/99999999999999999999999", None, 400, "a game number is a whole number"),
         ("GET", "/api/games/42", None, 404, "no game number 42"),
         ("GET", "/api/games/1", None, 409, "still being played"),
     ],
@@ -170,7 +175,7 @@ def test_malformed_requests_get_a_4xx_with_a_json_reason(web_table, method, path
 
 
 def test_a_finished_game_exports_and_lists(web_table):
-    auth = {"Authorization": f"Bearer {web_table.token}"}
+    auth = {"Authorization": f"Bearer {web_table.token}", "Content-Type": "application/json"}
     web_table.http("POST", "/api/game/abort", headers=auth)
     status, listing = web_table.http("GET", "/api/games")
     assert status == 200 and listing["games"][0]["status"] == "aborted"

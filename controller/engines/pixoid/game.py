@@ -16,6 +16,7 @@ that is a win for all Bugs). Every decision the rulebook leaves open is written 
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 from typing import Any, ClassVar
 
@@ -50,6 +51,8 @@ PIECES = 4
 DEFAULT_BOARD = "classic"
 
 PLACEMENT, PROGRAMMING, OVER = "placement", "programming", "over"
+#: Who controls each piece when every seat plays its own (the 4-player game): piece ``i``, seat ``i``.
+OWN_PIECES: tuple[int, ...] = tuple(range(PIECES))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -158,8 +161,8 @@ class PixoidGame(Game[PixoidOptions]):
         self.pixoid_seat = 0
         #: In a short game once over: "pixoid" or "bugs".
         self.short_winner: str | None = None
-        #: The last revealed turn (programs and paths), public once revealed.
-        self.last_turn: dict[str, Any] | None = None
+        #: The last revealed turn (programs and paths), public once revealed (see :attr:`last_turn`).
+        self.last_turn = None
         self._start_round()
 
     def _start_round(self) -> None:
@@ -204,8 +207,11 @@ class PixoidGame(Game[PixoidOptions]):
         return self._owners[piece]
 
     def _refresh_owners(self) -> None:
+        if self.players == PIECES:
+            self._owners: tuple[int, ...] = OWN_PIECES
+            return
         spare = (self.pixoid_seat + 1 + self.turn_in_round % 2) % self.players
-        self._owners: tuple[int, ...] = tuple(p if p < self.players else spare for p in range(PIECES))
+        self._owners = tuple(p if p < self.players else spare for p in range(PIECES))
 
     def pieces_of(self, seat: int) -> tuple[int, ...]:
         """The pieces ``seat`` controls this turn, in piece order."""
@@ -233,7 +239,11 @@ class PixoidGame(Game[PixoidOptions]):
         return ()
 
     def _refresh_owing(self) -> None:
-        self._owing = tuple(sorted(set(map(self._owners.__getitem__, self.waiting))))
+        if self._owners is OWN_PIECES:
+            # every seat controls its own piece only, and ``waiting`` is always in piece order
+            self._owing = tuple(self.waiting)
+        else:
+            self._owing = tuple(sorted(set(map(self._owners.__getitem__, self.waiting))))
 
     def legal_actions(self, player: int) -> list[Any]:
         if self.phase == PROGRAMMING:
@@ -270,24 +280,77 @@ class PixoidGame(Game[PixoidOptions]):
         return any(self.controller_owner(p) == player for p in self.programs)
 
     # ---- acting ----
+    #
+    # One implementation serves both paths: ``emit`` says whether events are made. The checked and
+    # unchecked paths make them (:meth:`_apply`); the fast path (:meth:`_apply_fast`, for playouts and
+    # search) does not, so it builds no Event, no text and no data dict, and keeps the last turn as a
+    # compact record that :attr:`last_turn` turns into the same dict when someone looks.
 
     def _apply(self, player: int, action: Any) -> list[Event]:
         if type(action) is Program:
-            return self._program(player, action)
-        return self._place(player, action)
+            return self._program(player, action, True)
+        return self._place(player, action, True)
 
-    def _place(self, player: int, action: Place) -> list[Event]:
+    def _apply_fast(self, player: int, action: Any) -> None:
+        if type(action) is Program:
+            self._program(player, action, False)
+        else:
+            self._place(player, action, False)
+
+    def clone(self) -> PixoidGame:
+        """An independent copy: the board and its tables are shared, the few lists and dicts of the
+        state copied (much cheaper than ``copy.deepcopy``)."""
+        twin = self._clone_base()
+        twin.totals = list(self.totals)
+        twin.round_points = [list(points) for points in self.round_points]
+        twin.pos = list(self.pos)
+        twin.bonus_cubes = list(self.bonus_cubes)
+        twin.programs = dict(self.programs)
+        twin.waiting = list(self.waiting)
+        twin.place_queue = list(self.place_queue)
+        if self._last_turn_record is not None:
+            twin._last_turn = None  # the twin builds its own dict from the shared record
+        else:
+            twin._last_turn = copy.deepcopy(self._last_turn)
+        return twin
+
+    @property
+    def last_turn(self) -> dict[str, Any] | None:
+        """The last revealed turn: round, turn, the programs revealed and each piece's move.
+
+        The checked path builds it as it resolves the turn; the fast path only keeps a record of
+        the turn, from which the same dict is built the first time someone asks.
+        """
+        turn = self._last_turn
+        if turn is None and self._last_turn_record is not None:
+            round_no, turn_no, pixoid, owners, programs, moves = self._last_turn_record
+            turn = self._last_turn = {
+                "round": round_no,
+                "turn": turn_no,
+                "programs": self._revealed(pixoid, owners, programs),
+                "moves": [self._move_data(pixoid, *move) for move in moves],
+            }
+        return turn
+
+    @last_turn.setter
+    def last_turn(self, value: dict[str, Any] | None) -> None:
+        self._last_turn = value
+        self._last_turn_record: tuple[Any, ...] | None = None
+
+    def _place(self, player: int, action: Place, emit: bool = True) -> list[Event] | None:
         piece = self.place_queue.pop(0)
         index = action.pix[0] * self.board.width + action.pix[1]
         self.pos[piece] = index
-        label = self._tables.labels[index]
-        events = [
-            Event(
-                "placed",
-                f"{self.role(piece)} {piece} ({self.seat_label(player)}) starts on {label}",
-                {"piece": piece, "seat": player, "role": self.role(piece).lower(), "pix": self._tables.coords[index]},
-            )
-        ]
+        events = None
+        if emit:
+            label = self._tables.labels[index]
+            events = [
+                Event(
+                    "placed",
+                    f"{self.role(piece)} {piece} ({self.seat_label(player)}) starts on {label}",
+                    {"piece": piece, "seat": player, "role": self.role(piece).lower(), "pix": self._tables.coords[index]},
+                )
+            ]
         if not self.place_queue:
             self._start_turn()
         return events
@@ -299,10 +362,14 @@ class PixoidGame(Game[PixoidOptions]):
         self.waiting = list(range(PIECES))
         self._refresh_owing()
 
-    def _program(self, player: int, action: Program) -> list[Event]:
+    def _program(self, player: int, action: Program, emit: bool = True) -> list[Event] | None:
         self.programs[action.piece] = (DIRECTION_INDEX[action.direction], action.distance)
         self.waiting.remove(action.piece)
         self._refresh_owing()
+        if not emit:
+            if not self.waiting:
+                self._resolve(False)
+            return None
         locked = player not in self._owing
         events = [
             Event(
@@ -313,18 +380,134 @@ class PixoidGame(Game[PixoidOptions]):
             )
         ]
         if not self.waiting:
-            events.extend(self._resolve())
+            events.extend(self._resolve(True))
         return events
 
     # ---- the movement and score phases ----
 
-    def _resolve(self) -> list[Event]:
-        board, tables = self.board, self._tables
-        coords, labels = tables.coords, tables.labels
+    def _resolve(self, emit: bool = True) -> list[Event] | None:
+        slides = self.board.slides
+        pos = self.pos
         pixoid = self.pixoid_seat
         programs = self.programs
         owners = self._owners
-        revealed = [
+        round_no, turn_no = self.round_index + 1, self.turn_in_round + 1
+        #: (piece, seat, start, walked, programmed distance, stopped by a wall) of each move.
+        moves: list[tuple[int, int, int, tuple[int, ...], int, bool]] = []
+        events: list[Event] = []
+        move_data: list[dict[str, Any]] = []
+        if emit:
+            revealed = self._revealed(pixoid, owners, programs)
+            events.append(
+                Event(
+                    "revealed",
+                    "programs revealed: "
+                    + ", ".join(f"{r['role'].capitalize()} {r['piece']} {r['direction']} {r['distance']}" for r in revealed),
+                    {"turn": turn_no, "round": round_no, "programs": revealed},
+                )
+            )
+            self._last_turn = {"round": round_no, "turn": turn_no, "programs": revealed, "moves": move_data}
+        else:
+            self._last_turn = None
+        # Kept either way, for a clone to rebuild the dict from; ``programs`` is never changed
+        # again (the next turn starts a new dict), ``moves`` not once this turn is resolved.
+        self._last_turn_record = (round_no, turn_no, pixoid, owners, programs, moves)
+
+        # Pixoid moves first, its whole program, over the Bugs still where they stood.
+        start = pos[pixoid]
+        direction, distance = programs[pixoid]
+        full = slides[start][direction]
+        path = full[:distance]
+        bugs = [pos[p] for p in range(PIECES) if p != pixoid]
+        bonus = self.bonus_cubes
+        caught_by: list[int] = []
+        short_win = False
+        bonus_events = []
+        walked_count = 0
+        for index in path:
+            walked_count += 1
+            if index in bugs:
+                caught_by = [p for p in range(PIECES) if p != pixoid and pos[p] == index]
+                break
+            if index in bonus:
+                bonus.remove(index)
+                self.bonus_taken += 1
+                if emit:
+                    bonus_events.append(
+                        Event(
+                            "bonus",
+                            f"Pixoid takes the bonus cube on {self._tables.labels[index]}",
+                            {"piece": pixoid, "pix": self._tables.coords[index], "bonus_taken": self.bonus_taken},
+                        )
+                    )
+                if self._short_game_won():
+                    short_win = True
+                    break
+        walked = path if walked_count == len(path) else path[:walked_count]
+        end = walked[-1] if walked else start
+        pos[pixoid] = end
+        move = (pixoid, owners[pixoid], start, walked, distance, len(full) < distance and not caught_by and not short_win)
+        moves.append(move)
+        if emit:
+            events.append(self._moved_event(pixoid, move, move_data))
+            events.extend(bonus_events)
+        if caught_by:
+            if emit:
+                events.append(self._captured_event(end, caught_by, "pixoid-move"))
+            return self._end_round("captured", events if emit else None)
+        if short_win:
+            return self._end_round("twelve-cubes", events if emit else None)
+
+        # Then every Bug at once, from where it stood; a path that reaches Pixoid catches it.
+        for p in range(PIECES):
+            if p == pixoid:
+                continue
+            b_start = pos[p]
+            b_dir, b_dist = programs[p]
+            b_full = slides[b_start][b_dir]
+            b_path = b_full[:b_dist]
+            stopped = len(b_full) < b_dist
+            if end in b_path:
+                b_path = b_path[: b_path.index(end) + 1]
+                caught_by.append(p)
+                stopped = False
+            if b_path:
+                pos[p] = b_path[-1]
+            move = (p, owners[p], b_start, b_path, b_dist, stopped)
+            moves.append(move)
+            if emit:
+                events.append(self._moved_event(pixoid, move, move_data))
+        if caught_by:
+            if emit:
+                events.append(self._captured_event(end, caught_by, "bug-move"))
+            return self._end_round("captured", events if emit else None)
+
+        # Score: Pixoid survived the turn and takes a neutral cube from the reserve.
+        self.reserve -= 1
+        if emit:
+            events.append(
+                Event(
+                    "survived",
+                    f"Pixoid survives and takes a cube from the reserve ({self.reserve} left)",
+                    {
+                        "piece": pixoid,
+                        "reserve": self.reserve,
+                        "reserve_taken": self.reserve_taken,
+                        "bonus_taken": self.bonus_taken,
+                    },
+                )
+            )
+        if self._short_game_won():
+            return self._end_round("twelve-cubes", events if emit else None)
+        if self.reserve == 0:
+            return self._end_round("reserve-empty", events if emit else None)
+        self.turn_in_round += 1
+        self._start_turn()
+        return events if emit else None
+
+    @staticmethod
+    def _revealed(pixoid: int, owners: tuple[int, ...], programs: dict[int, tuple[int, int]]) -> list[dict[str, Any]]:
+        return [
             {
                 "piece": p,
                 "seat": owners[p],
@@ -334,126 +517,31 @@ class PixoidGame(Game[PixoidOptions]):
             }
             for p in range(PIECES)
         ]
-        events = [
-            Event(
-                "revealed",
-                "programs revealed: "
-                + ", ".join(f"{r['role'].capitalize()} {r['piece']} {r['direction']} {r['distance']}" for r in revealed),
-                {"turn": self.turn_in_round + 1, "round": self.round_index + 1, "programs": revealed},
-            )
-        ]
-        moves: list[dict[str, Any]] = []
-        self.last_turn = {"round": self.round_index + 1, "turn": self.turn_in_round + 1, "programs": revealed, "moves": moves}
 
-        # Pixoid moves first, its whole program, over the Bugs still where they stood.
-        bugs_at: dict[int, list[int]] = {}
-        for p in range(PIECES):
-            if p != pixoid:
-                bugs_at.setdefault(self.pos[p], []).append(p)
-        start = self.pos[pixoid]
-        direction, distance = programs[pixoid]
-        full = board.slides[start][direction]
-        path = full[:distance]
-        walked: list[int] = []
-        caught_by: list[int] = []
-        short_win = False
-        bonus_events = []
-        for index in path:
-            walked.append(index)
-            if index in bugs_at:
-                caught_by = bugs_at[index]
-                break
-            if index in self.bonus_cubes:
-                self.bonus_cubes.remove(index)
-                self.bonus_taken += 1
-                bonus_events.append(
-                    Event(
-                        "bonus",
-                        f"Pixoid takes the bonus cube on {labels[index]}",
-                        {"piece": pixoid, "pix": coords[index], "bonus_taken": self.bonus_taken},
-                    )
-                )
-                if self._short_game_won():
-                    short_win = True
-                    break
+    def _move_data(self, pixoid: int, piece: int, seat: int, start: int, walked: tuple[int, ...], distance: int, stopped: bool) -> dict[str, Any]:
+        """A move's data, in the "moved" event and in :attr:`last_turn`."""
+        coords = self._tables.coords
+        return {
+            "piece": piece,
+            "seat": seat,
+            "role": "pixoid" if piece == pixoid else "bug",
+            "from": coords[start],
+            "to": coords[walked[-1] if walked else start],
+            "path": [coords[start]] + [coords[i] for i in walked],
+            "programmed": distance,
+            "stopped_by_wall": stopped,
+        }
+
+    def _moved_event(self, pixoid: int, move: tuple[int, int, int, tuple[int, ...], int, bool], move_data: list[dict[str, Any]]) -> Event:
+        piece, _seat, start, walked, _distance, stopped = move
+        labels = self._tables.labels
         end = walked[-1] if walked else start
-        self.pos[pixoid] = end
-        moved = self._moved_event(pixoid, owners[pixoid], start, walked, distance, len(full) < distance and not caught_by and not short_win)
-        moves.append(moved.data)
-        events.append(moved)
-        events.extend(bonus_events)
-        if caught_by:
-            events.append(self._captured_event(end, caught_by, "pixoid-move"))
-            return events + self._end_round("captured")
-        if short_win:
-            return events + self._end_round("twelve-cubes")
-
-        # Then every Bug at once, from where it stood; a path that reaches Pixoid catches it.
-        caught_by = []
-        for p in range(PIECES):
-            if p == pixoid:
-                continue
-            b_start = self.pos[p]
-            b_dir, b_dist = programs[p]
-            b_full = board.slides[b_start][b_dir]
-            b_path = b_full[:b_dist]
-            stopped = len(b_full) < b_dist
-            if end in b_path:
-                b_path = b_path[: b_path.index(end) + 1]
-                caught_by.append(p)
-                stopped = False
-            if b_path:
-                self.pos[p] = b_path[-1]
-            moved = self._moved_event(p, owners[p], b_start, b_path, b_dist, stopped)
-            moves.append(moved.data)
-            events.append(moved)
-        if caught_by:
-            events.append(self._captured_event(end, caught_by, "bug-move"))
-            return events + self._end_round("captured")
-
-        # Score: Pixoid survived the turn and takes a neutral cube from the reserve.
-        self.reserve -= 1
-        events.append(
-            Event(
-                "survived",
-                f"Pixoid survives and takes a cube from the reserve ({self.reserve} left)",
-                {
-                    "piece": pixoid,
-                    "reserve": self.reserve,
-                    "reserve_taken": self.reserve_taken,
-                    "bonus_taken": self.bonus_taken,
-                },
-            )
-        )
-        if self._short_game_won():
-            return events + self._end_round("twelve-cubes")
-        if self.reserve == 0:
-            return events + self._end_round("reserve-empty")
-        self.turn_in_round += 1
-        self._start_turn()
-        return events
-
-    def _moved_event(self, piece: int, seat: int, start: int, walked: list[int] | tuple[int, ...], distance: int, stopped: bool) -> Event:
-        coords, labels = self._tables.coords, self._tables.labels
-        end = walked[-1] if walked else start
-        role = self.role(piece)
-        text = f"{role} {piece} moves {labels[start]} -> {labels[end]}"
+        text = f"{'Pixoid' if piece == pixoid else 'Bug'} {piece} moves {labels[start]} -> {labels[end]}"
         if stopped:
             text += " (stopped by a wall)"
-        return Event(
-            "moved",
-            text,
-            {
-                "piece": piece,
-                "seat": seat,
-                "role": role.lower(),
-                "from": coords[start],
-                "to": coords[end],
-                "path": [coords[start]] + [coords[i] for i in walked],
-                "programmed": distance,
-                "stopped_by_wall": stopped,
-            },
-        )
+        data = self._move_data(pixoid, *move)
+        move_data.append(data)
+        return Event("moved", text, data)
 
     def _captured_event(self, at: int, by: list[int], when: str) -> Event:
         bugs = ", ".join(str(b) for b in by)
@@ -463,69 +551,74 @@ class PixoidGame(Game[PixoidOptions]):
             {"piece": self.pixoid_seat, "by": list(by), "pix": self._tables.coords[at], "during": when},
         )
 
-    def _end_round(self, reason: str) -> list[Event]:
-        """Fin de la manche: score, then the next Pixoid or the end of the game."""
+    def _end_round(self, reason: str, events: list[Event] | None) -> list[Event] | None:
+        """Fin de la manche: score, then the next Pixoid or the end of the game. The round's events
+        are added to ``events``, which is returned; ``None`` makes none (the fast path)."""
         pixoid = self.pixoid_seat
-        events = []
         if self.short_game:
             self.short_winner = "bugs" if reason == "captured" else "pixoid"
-            winner_text = "Pixoid wins" if self.short_winner == "pixoid" else "the Bugs win"
-            events.append(
-                Event(
-                    "round-over",
-                    f"the short game ends: {winner_text}",
-                    {
-                        "round": 1,
-                        "pixoid_seat": pixoid,
-                        "reason": reason,
-                        "cubes": self.reserve_taken + self.bonus_taken,
-                        "winner": self.short_winner,
-                    },
+            if events is not None:
+                winner_text = "Pixoid wins" if self.short_winner == "pixoid" else "the Bugs win"
+                events.append(
+                    Event(
+                        "round-over",
+                        f"the short game ends: {winner_text}",
+                        {
+                            "round": 1,
+                            "pixoid_seat": pixoid,
+                            "reason": reason,
+                            "cubes": self.reserve_taken + self.bonus_taken,
+                            "winner": self.short_winner,
+                        },
+                    )
                 )
-            )
             self.phase = OVER
             self.programs = {}
             self.waiting = []
             self._owing = ()
-            events.append(self._game_over_event())
+            if events is not None:
+                events.append(self._game_over_event())
             return events
         points = [self.reserve] * self.players
         points[pixoid] = self.reserve_taken + self.bonus_taken
         for seat, gained in enumerate(points):
             self.totals[seat] += gained
         self.round_points.append(points)
-        events.append(
-            Event(
-                "round-over",
-                f"round {self.round_index + 1} ends ({reason}): Pixoid scores {points[pixoid]}, "
-                f"each Bug scores {self.reserve}",
-                {
-                    "round": self.round_index + 1,
-                    "pixoid_seat": pixoid,
-                    "reason": reason,
-                    "reserve_taken": self.reserve_taken,
-                    "bonus_taken": self.bonus_taken,
-                    "points": list(points),
-                    "scores": list(self.totals),
-                },
+        if events is not None:
+            events.append(
+                Event(
+                    "round-over",
+                    f"round {self.round_index + 1} ends ({reason}): Pixoid scores {points[pixoid]}, "
+                    f"each Bug scores {self.reserve}",
+                    {
+                        "round": self.round_index + 1,
+                        "pixoid_seat": pixoid,
+                        "reason": reason,
+                        "reserve_taken": self.reserve_taken,
+                        "bonus_taken": self.bonus_taken,
+                        "points": list(points),
+                        "scores": list(self.totals),
+                    },
+                )
             )
-        )
         self.programs = {}
         self.waiting = []
         self._owing = ()
         if self.round_index + 1 >= self.players:
             self.phase = OVER
-            events.append(self._game_over_event())
+            if events is not None:
+                events.append(self._game_over_event())
             return events
         self.round_index += 1
         self.pixoid_seat = (pixoid + 1) % self.players
-        events.append(
-            Event(
-                "role-change",
-                f"{self.seat_label(self.pixoid_seat)} becomes Pixoid; {self.seat_label(pixoid)} becomes a Bug",
-                {"pixoid_seat": self.pixoid_seat, "previous": pixoid, "round": self.round_index + 1},
+        if events is not None:
+            events.append(
+                Event(
+                    "role-change",
+                    f"{self.seat_label(self.pixoid_seat)} becomes Pixoid; {self.seat_label(pixoid)} becomes a Bug",
+                    {"pixoid_seat": self.pixoid_seat, "previous": pixoid, "round": self.round_index + 1},
+                )
             )
-        )
         self._start_round()
         return events
 

@@ -51,17 +51,37 @@ class Collection:
         slug = self.characters.get(face, "")
         return self.powers.get(slug) if slug else None
 
+    def memo(self, kind: str) -> dict[Any, Any]:
+        """A dict where what is worked out from this collection alone is kept (a collection never
+        changes), one per ``kind``; not a field, so not compared, printed or copied by ``replace``."""
+        memos: dict[str, dict[Any, Any]] | None = self.__dict__.get("_memos")
+        if memos is None:
+            memos = {}
+            object.__setattr__(self, "_memos", memos)
+        memo = memos.get(kind)
+        if memo is None:
+            memo = memos[kind] = {}
+        return memo
+
     def known_faces(self, die: str) -> tuple[str, ...]:
         """The die's faces whose content is known, in the file's order."""
-        return tuple(f for f in self.dice[die] if f != UNKNOWN_FACE)
+        memo = self.memo("known_faces")
+        faces = memo.get(die)
+        if faces is None:
+            faces = memo[die] = tuple(f for f in self.dice[die] if f != UNKNOWN_FACE)
+        return faces
 
     def candidate_faces(self, die: str) -> tuple[str, ...]:
         """The die's known faces, then, for each unknown face, a symbol the die is not known to
         carry (in the collection's order): a representative set of what the die can show."""
-        known = self.known_faces(die)
-        unknown = self.dice[die].count(UNKNOWN_FACE)
-        extra = tuple(s for s in self.symbols if s not in known)[:unknown]
-        return known + extra
+        memo = self.memo("candidate_faces")
+        faces = memo.get(die)
+        if faces is None:
+            known = self.known_faces(die)
+            unknown = self.dice[die].count(UNKNOWN_FACE)
+            extra = tuple(s for s in self.symbols if s not in known)[:unknown]
+            faces = memo[die] = known + extra
+        return faces
 
     def possible_faces(self, die: str) -> tuple[str, ...]:
         """Every face ``die`` may show: its known faces, then, if any face is not known, every

@@ -72,7 +72,7 @@ class FlickRules:
     def _outcome_options(self, step: dict[str, Any]) -> list[Outcome]:
         return representative_outcomes(self, step)
 
-    def _resolve(self, step: dict[str, Any], o: Outcome, events: list[Event]) -> None:
+    def _resolve(self, step: dict[str, Any], o: Outcome, events: list[Event] | None) -> None:
         """Apply a flick's outcome: the rules of "Le déplacement", "Fin de partie" and "Cas particuliers"."""
         by, what = step["by"], step["what"]
         for p in o.disturbed:
@@ -93,8 +93,9 @@ class FlickRules:
                 if die_id != played.id:
                     d = self.dice[die_id]
                     d.x, d.y, d.angle, d.face = x, y, angle, face
-            events.append(Event("own-temple", f"oracle {played.id} toppled its own side's temple {o.toppled}: the shot is cancelled, "
-                                "the temple is rebuilt and the oracle falls asleep", {"oracle": played.id, "temple": o.toppled}))
+            if events is not None:
+                events.append(Event("own-temple", f"oracle {played.id} toppled its own side's temple {o.toppled}: the shot is cancelled, "
+                                    "the temple is rebuilt and the oracle falls asleep", {"oracle": played.id, "temple": o.toppled}))
             px, py, pa, pf = before[played.id]
             played.x, played.y, played.angle, played.face = px, py, pa, pf
             self._sleep(played, events, "it toppled its own temple")
@@ -114,13 +115,15 @@ class FlickRules:
             if o.toppled_left:
                 problems.append("the temple left the area")
             if self.options.toddlers and not self.collection.is_character(played.face):
-                events.append(Event("temple-rebuilt", f"oracle {played.id} shows a symbol and cannot DiXer a temple "
-                                    "(\"il faut avoir un personnage sur la face visible du DiXe\"): temple rebuilt",
-                                    {"temple": temple.index}))
+                if events is not None:
+                    events.append(Event("temple-rebuilt", f"oracle {played.id} shows a symbol and cannot DiXer a temple "
+                                        "(\"il faut avoir un personnage sur la face visible du DiXe\"): temple rebuilt",
+                                        {"temple": temple.index}))
             elif problems:
-                events.append(Event("temple-rebuilt", f"temple {temple.index} toppled but does not count ({'; '.join(problems)}): "
-                                    f"oracle {played.id} falls asleep, the temple is rebuilt and defenders that left are put back",
-                                    {"temple": temple.index, "oracle": played.id, "problems": problems}))
+                if events is not None:
+                    events.append(Event("temple-rebuilt", f"temple {temple.index} toppled but does not count ({'; '.join(problems)}): "
+                                        f"oracle {played.id} falls asleep, the temple is rebuilt and defenders that left are put back",
+                                        {"temple": temple.index, "oracle": played.id, "problems": problems}))
                 for d in o.left:
                     die = self.dice[d]
                     if d != played.id and self.opposed(die.owner, by):
@@ -135,21 +138,24 @@ class FlickRules:
             else:
                 temple.lives -= 1
                 if temple.lives > 0:
-                    events.append(Event("dixe", f"temple {temple.index} of {self.seat_label(temple.owner)} is DiXé once: it is "
-                                        f"rebuilt and its owner pushes oracle {played.id} back (advanced two-stage temples)",
-                                        {"temple": temple.index, "owner": temple.owner, "final": False}))
+                    if events is not None:
+                        events.append(Event("dixe", f"temple {temple.index} of {self.seat_label(temple.owner)} is DiXé once: it is "
+                                            f"rebuilt and its owner pushes oracle {played.id} back (advanced two-stage temples)",
+                                            {"temple": temple.index, "owner": temple.owner, "final": False}))
                     self.queue.insert(0, {"kind": "push", "player": temple.owner, "oracle": played.id, "temple": temple.index})
                 else:
                     temple.status = "dixe"
-                    events.append(Event("dixe", f"temple {temple.index} of {self.seat_label(temple.owner)} is DiXé by oracle "
-                                        f"{played.id} of {self.seat_label(by)}",
-                                        {"temple": temple.index, "owner": temple.owner, "by": by, "final": True}))
+                    if events is not None:
+                        events.append(Event("dixe", f"temple {temple.index} of {self.seat_label(temple.owner)} is DiXé by oracle "
+                                            f"{played.id} of {self.seat_label(by)}",
+                                            {"temple": temple.index, "owner": temple.owner, "by": by, "final": True}))
                 self.turn["clean"] = False
                 self.turn["charm_ok"] = False
                 return
         elif o.toppled is not None:
-            events.append(Event("temple-rebuilt", f"temple {o.toppled} was knocked by a {'spit' if what == 'spit' else 'push-back'}, "
-                                "which cannot DiXer a temple: it is rebuilt in its place", {"temple": o.toppled}))
+            if events is not None:
+                events.append(Event("temple-rebuilt", f"temple {o.toppled} was knocked by a {'spit' if what == 'spit' else 'push-back'}, "
+                                    "which cannot DiXer a temple: it is rebuilt in its place", {"temple": o.toppled}))
 
         if what == "push" and (o.touched or o.left or o.toppled is not None or (moved_ids - {played.id})):
             # "Si durant ce coup de défense l'oracle repoussé touche la moindre pièce ou sort du jeu,
@@ -157,9 +163,10 @@ class FlickRules:
             placer = self.next_player(self.turn["player"]) if self.turn else by
             placer = by if placer is None else placer
             displaced = sorted(moved_ids | {played.id})
-            events.append(Event("push-failed", f"the push-back touched a piece or left the area: {self.seat_label(placer)} "
-                                f"puts oracles {', '.join(map(str, displaced))} back in the public garden of temple {step['temple']}",
-                                {"placer": placer, "oracles": displaced}))
+            if events is not None:
+                events.append(Event("push-failed", f"the push-back touched a piece or left the area: {self.seat_label(placer)} "
+                                    f"puts oracles {', '.join(map(str, displaced))} back in the public garden of temple {step['temple']}",
+                                    {"placer": placer, "oracles": displaced}))
             for d in reversed(displaced):
                 self.queue.insert(0, {"kind": "place", "player": placer, "oracle": d, "temples": [step["temple"]],
                                       "face": False, "reason": "replace"})
@@ -169,20 +176,24 @@ class FlickRules:
         if what == "shot":
             hit = [d.id for d in touched]
             if hit:
-                events.append(Event("shot", f"oracle {played.id} shoots: it touched oracle(s) {', '.join(map(str, hit))}",
-                                    {"oracle": played.id, "touched": hit}))
+                if events is not None:
+                    events.append(Event("shot", f"oracle {played.id} shoots: it touched oracle(s) {', '.join(map(str, hit))}",
+                                        {"oracle": played.id, "touched": hit}))
             elif played.id not in o.left:
-                events.append(Event("moved", f"oracle {played.id} moved to ({played.x:.0f}, {played.y:.0f}) mm showing {played.face}",
-                                    {"oracle": played.id, "x": played.x, "y": played.y, "face": played.face}))
+                if events is not None:
+                    events.append(Event("moved", f"oracle {played.id} moved to ({played.x:.0f}, {played.y:.0f}) mm showing {played.face}",
+                                        {"oracle": played.id, "x": played.x, "y": played.y, "face": played.face}))
             self.turn["clean"] = not hit and played.id not in o.left and o.toppled is None
             self.turn["charm_ok"] = not any(self.opposed(d.owner, by) for d in touched) and o.toppled is None
         elif what == "push":
-            events.append(Event("moved", f"oracle {played.id} was pushed back to ({played.x:.0f}, {played.y:.0f}) mm",
-                                {"oracle": played.id, "x": played.x, "y": played.y}))
+            if events is not None:
+                events.append(Event("moved", f"oracle {played.id} was pushed back to ({played.x:.0f}, {played.y:.0f}) mm",
+                                    {"oracle": played.id, "x": played.x, "y": played.y}))
         else:
             hit = [d.id for d in touched]
-            events.append(Event("shot" if hit else "moved", f"the spit touched {', '.join(map(str, hit)) if hit else 'nothing'}",
-                                {"touched": hit}))
+            if events is not None:
+                events.append(Event("shot" if hit else "moved", f"the spit touched {', '.join(map(str, hit)) if hit else 'nothing'}",
+                                    {"touched": hit}))
         for d in o.touched:
             self._unlink(d, events, moving=False, shot=True)
         for d in o.dislodged:
@@ -202,8 +213,9 @@ class FlickRules:
                     not self.players[temple.owner].out and oracle not in pending:
                 pending.append(oracle)
                 self.queue.insert(0, {"kind": "push", "player": temple.owner, "oracle": oracle, "temple": t})
-                events.append(Event("sacred", f"oracle {oracle} landed in the sacred garden of temple {t}: "
-                                    f"{self.seat_label(temple.owner)} pushes it back at once", {"oracle": oracle, "temple": t, "owner": temple.owner}))
+                if events is not None:
+                    events.append(Event("sacred", f"oracle {oracle} landed in the sacred garden of temple {t}: "
+                                        f"{self.seat_label(temple.owner)} pushes it back at once", {"oracle": oracle, "temple": t, "owner": temple.owner}))
         if what == "shot" and self.turn["power"] in ("transport", "vampirisation") and self.turn["power"] not in self.turn.get("carried", ()):
             choices = [d.id for d in touched if d.status == "play" and d.id != played.id]
             if choices and played.status == "play":
@@ -211,7 +223,7 @@ class FlickRules:
                 self.queue.insert(0, {"kind": "carry", "player": by, "power": self.turn["power"], "choices": choices,
                                       "mover": played.id})
 
-    def _fortress_update(self, o: Outcome, moved_ids: set[int], events: list[Event]) -> None:
+    def _fortress_update(self, o: Outcome, moved_ids: set[int], events: list[Event] | None) -> None:
         if not self.options.fortress:
             return
         holder = self.fortress_holder
@@ -225,22 +237,25 @@ class FlickRules:
         if holder is not None:
             if not self.opposed(self.dice[holder].owner, new.owner):
                 return
-            events.append(Event("fortress", f"oracle {new.id} enters the occupied fortress: oracle {holder} falls asleep",
-                                {"oracle": new.id, "evicted": holder}))
+            if events is not None:
+                events.append(Event("fortress", f"oracle {new.id} enters the occupied fortress: oracle {holder} falls asleep",
+                                    {"oracle": new.id, "evicted": holder}))
             self._sleep(self.dice[holder], events, "another player's oracle took the fortress")
         self.fortress_holder = new.id
-        events.append(Event("fortress", f"oracle {new.id} holds the fortress: {self.seat_label(new.owner)} may spit from it each turn",
-                            {"oracle": new.id, "player": new.owner}))
+        if events is not None:
+            events.append(Event("fortress", f"oracle {new.id} holds the fortress: {self.seat_label(new.owner)} may spit from it each turn",
+                                {"oracle": new.id, "player": new.owner}))
 
-    def _sleep(self, die: Die, events: list[Event], why: str, left: bool = False) -> None:
+    def _sleep(self, die: Die, events: list[Event] | None, why: str, left: bool = False) -> None:
         """Put an oracle to sleep, unless Immunité saves it; in the cliff mode one leaving the area is lost."""
         if die.status != "play":
             return
         if self.immune(die.owner):
             chooser = self.next_player(self.turn.get("player", die.owner)) if self.turn else None
-            events.append(Event("immune", f"Immunité: oracle {die.id} cannot fall asleep ({why})"
-                                + ("; it is put back where it left and the next player chooses its face" if left else ""),
-                                {"oracle": die.id}))
+            if events is not None:
+                events.append(Event("immune", f"Immunité: oracle {die.id} cannot fall asleep ({why})"
+                                    + ("; it is put back where it left and the next player chooses its face" if left else ""),
+                                    {"oracle": die.id}))
             if left:
                 die.x = min(max(die.x or 0.0, 0.0), self.table.size_x)
                 die.y = min(max(die.y or 0.0, 0.0), self.table.size_y)
@@ -253,30 +268,34 @@ class FlickRules:
         die.status = "lost" if (left and self.options.cliff) else "asleep"
         die.x = die.y = None
         if die.status == "lost":
-            events.append(Event("lost", f"oracle {die.id} of {self.seat_label(die.owner)} fell off the cliff and is lost ({why})",
-                                {"oracle": die.id, "player": die.owner}))
+            if events is not None:
+                events.append(Event("lost", f"oracle {die.id} of {self.seat_label(die.owner)} fell off the cliff and is lost ({why})",
+                                    {"oracle": die.id, "player": die.owner}))
         else:
-            events.append(Event("asleep", f"oracle {die.id} of {self.seat_label(die.owner)} falls asleep ({why})",
-                                {"oracle": die.id, "player": die.owner}))
+            if events is not None:
+                events.append(Event("asleep", f"oracle {die.id} of {self.seat_label(die.owner)} falls asleep ({why})",
+                                    {"oracle": die.id, "player": die.owner}))
 
-    def _release_rider(self, oracle: int, events: list[Event], why: str) -> None:
+    def _release_rider(self, oracle: int, events: list[Event] | None, why: str) -> None:
         hero = self.dice[self.seduced.pop(oracle)]
         hero.status = "hand"
         if not self.players[hero.owner].out:
             self.players[hero.owner].heroes.append(hero.id)
             self.players[hero.owner].heroes.sort()
-        events.append(Event("freed", f"{why}: Petit gris goes back to {self.seat_label(hero.owner)}'s hand",
-                            {"oracle": oracle, "hero": hero.id}))
+        if events is not None:
+            events.append(Event("freed", f"{why}: Petit gris goes back to {self.seat_label(hero.owner)}'s hand",
+                                {"oracle": oracle, "hero": hero.id}))
 
-    def _unlink(self, oracle: int, events: list[Event], moving: bool = False, shot: bool = False) -> None:
+    def _unlink(self, oracle: int, events: list[Event] | None, moving: bool = False, shot: bool = False) -> None:
         """An oracle that moves, is hit or leaves play loses its ties (Vampirisation, Transport)."""
         if oracle in self.seduced and not moving and not shot:
             self._release_rider(oracle, events, f"oracle {oracle} left its place")
         for victim, vampire in list(self.glued.items()):
             if oracle in (victim, vampire):
                 del self.glued[victim]
-                events.append(Event("freed", f"oracles {vampire} and {victim} are no longer stuck together",
-                                    {"oracle": victim, "vampire": vampire}))
+                if events is not None:
+                    events.append(Event("freed", f"oracles {vampire} and {victim} are no longer stuck together",
+                                        {"oracle": victim, "vampire": vampire}))
         for top, bottom in list(self.stacked.items()):
             if oracle in (top, bottom):
                 del self.stacked[top]

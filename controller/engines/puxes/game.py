@@ -25,6 +25,7 @@ representative outcomes bots and random playouts use), and this module (set-up, 
 from __future__ import annotations
 
 import dataclasses
+import math
 from typing import Any, ClassVar
 
 from controller.engines import register
@@ -139,6 +140,33 @@ class PlayerState:
     disturbed: bool = False    # set-aside heroes knocked since the last roll
 
 
+#: The :class:`Place` actions :meth:`PuxesGame.legal_actions` offers, by (oracle, x, y, face):
+#: values, the same in every game, made once (a frozen dataclass is slow to build).
+_PLACES: dict[tuple[int, float, float, str | None], Place] = {}
+
+
+def _copy_record(record: Any) -> Any:
+    """A copy of a :class:`Die`, :class:`Temple` or :class:`PlayerState` (their fields are plain
+    values, but for a player's list of heroes)."""
+    twin = object.__new__(type(record))
+    fields = record.__dict__.copy()
+    if "heroes" in fields:
+        fields["heroes"] = list(fields["heroes"])
+    twin.__dict__ = fields
+    return twin
+
+
+def _copy_plain(value: Any) -> Any:
+    """A copy of plain data: dicts and lists copied all the way down, everything else (numbers,
+    text, tuples of them) shared."""
+    kind = type(value)
+    if kind is dict:
+        return {k: _copy_plain(v) for k, v in value.items()}
+    if kind is list:
+        return [_copy_plain(v) for v in value]
+    return value
+
+
 @register
 class PuxesGame(FlickRules, Game[PuxesOptions]):
     """PuXes: the game engine. Seats are numbered from 0; temples and dice have integer ids.
@@ -216,6 +244,21 @@ class PuxesGame(FlickRules, Game[PuxesOptions]):
             self.queue.extend({"kind": "roll", "player": CHANCE, "roller": p, "purpose": "first",
                                "heroes": list(self.players[p].heroes)} for p in range(o.players))
 
+    def clone(self) -> PuxesGame:
+        """An independent copy: the collection and the table are shared (they never change), the
+        dice, temples, players, queue and turn copied (much cheaper than ``copy.deepcopy``)."""
+        twin = self._clone_base()
+        twin.dice = {k: _copy_record(d) for k, d in self.dice.items()}
+        twin.temples = [_copy_record(t) for t in self.temples]
+        twin.players = [_copy_record(p) for p in self.players]
+        twin.queue = _copy_plain(self.queue)
+        twin.turn = _copy_plain(self.turn)
+        twin.seduced = dict(self.seduced)
+        twin.glued = dict(self.glued)
+        twin.stacked = dict(self.stacked)
+        twin.first_counts = dict(self.first_counts)
+        return twin
+
     # ---- small queries ---------------------------------------------------------------------
 
     @property
@@ -259,14 +302,18 @@ class PuxesGame(FlickRules, Game[PuxesOptions]):
     def hero_justifies(self, player: int, face: str | None) -> list[int]:
         """The hero dice of ``player`` that let an oracle showing ``face`` move: the same symbol,
         or, for an oracle showing a character, any hero showing a character."""
-        found = []
+        found: list[int] = []
+        if face is None:
+            return found
+        collection = self.collection
+        symbol, character = collection.is_symbol(face), collection.is_character(face)
         for h in self.players[player].heroes:
             hf = self.dice[h].face
-            if hf is None or face is None:
+            if hf is None:
                 continue
-            if self.collection.is_symbol(face) and hf == face:
+            if symbol and hf == face:
                 found.append(h)
-            elif self.collection.is_character(face) and self.collection.is_character(hf):
+            elif character and collection.is_character(hf):
                 found.append(h)
         return found
 
@@ -386,6 +433,15 @@ class PuxesGame(FlickRules, Game[PuxesOptions]):
 
     def _apply(self, player: int, action: Any) -> list[Event]:
         events: list[Event] = []
+        self._act(player, action, events)
+        return events
+
+    def _apply_fast(self, player: int, action: Any) -> None:
+        self._act(player, action, None)
+
+    def _act(self, player: int, action: Any, events: list[Event] | None) -> None:
+        """Carry out ``action``, adding what happened to ``events``; ``None`` makes no events at all
+        (the fast path): every event below is made under ``if events is not None``."""
         step = self.queue[0]
         if isinstance(action, Place):
             self._do_place(step, action, events)
@@ -395,8 +451,9 @@ class PuxesGame(FlickRules, Game[PuxesOptions]):
             die.face = action.face
             if action.x is not None and action.y is not None:
                 die.x, die.y = float(action.x), float(action.y)
-            events.append(Event("placed", f"{self.seat_label(player)} turns oracle {action.oracle} to {action.face}",
-                                {"oracle": action.oracle, "face": action.face}))
+            if events is not None:
+                events.append(Event("placed", f"{self.seat_label(player)} turns oracle {action.oracle} to {action.face}",
+                                    {"oracle": action.oracle, "face": action.face}))
         elif isinstance(action, Roll):
             self._do_roll(step, action, events)
         elif isinstance(action, UsePower):
@@ -409,24 +466,27 @@ class PuxesGame(FlickRules, Game[PuxesOptions]):
             self.turn["woke"] = True
             self.queue.insert(0, {"kind": "place", "player": player, "oracle": die.id, "temples": self._garden_of(die),
                                   "face": True, "reason": "wake"})
-            events.append(Event("woken", f"{self.seat_label(player)} wakes oracle {die.id} (a pair of symbols) and sets it "
-                                "in the public garden",
-                                {"player": player, "oracle": die.id}))
+            if events is not None:
+                events.append(Event("woken", f"{self.seat_label(player)} wakes oracle {die.id} (a pair of symbols) and sets it "
+                                    "in the public garden",
+                                    {"player": player, "oracle": die.id}))
         elif isinstance(action, PushBack):
             self.queue.pop(0)
             self.queue.insert(0, {"kind": "flick", "player": CHANCE, "what": "push", "by": player, "die": action.oracle,
                                   "temple": step["temple"]})
-            events.append(Event("push", f"{self.seat_label(player)} flicks oracle {action.oracle} out of the sacred garden "
-                                f"of temple {step['temple']}",
-                                {"player": player, "oracle": action.oracle, "temple": step["temple"]}))
+            if events is not None:
+                events.append(Event("push", f"{self.seat_label(player)} flicks oracle {action.oracle} out of the sacred garden "
+                                    f"of temple {step['temple']}",
+                                    {"player": player, "oracle": action.oracle, "temple": step["temple"]}))
         elif isinstance(action, Carry):
             self._do_carry(step, action, events)
         elif isinstance(action, Reroll):
             self.turn["rerolled"] = list(action.heroes)
             self.queue.insert(0, {"kind": "roll", "player": CHANCE, "roller": player, "purpose": "bol", "heroes": list(action.heroes)})
-            events.append(Event("power", f"Coup de bol: {self.seat_label(player)} rolls heroes {action.heroes[0]} and "
-                                f"{action.heroes[1]} again",
-                                {"player": player, "power": "coup_de_bol", "heroes": list(action.heroes)}))
+            if events is not None:
+                events.append(Event("power", f"Coup de bol: {self.seat_label(player)} rolls heroes {action.heroes[0]} and "
+                                    f"{action.heroes[1]} again",
+                                    {"player": player, "power": "coup_de_bol", "heroes": list(action.heroes)}))
         elif isinstance(action, Spit):
             self._do_spit(player, action, events)
         elif isinstance(action, EndTurn):
@@ -437,9 +497,8 @@ class PuxesGame(FlickRules, Game[PuxesOptions]):
         else:
             raise AssertionError(f"unhandled action {action!r}")
         self._settle(events)
-        return events
 
-    def _settle(self, events: list[Event]) -> None:
+    def _settle(self, events: list[Event] | None) -> None:
         """Run what needs no decision: eliminations, the end, starting turns, ending a turn
         when nothing is left to do in it."""
         for _ in range(50):
@@ -498,17 +557,46 @@ class PuxesGame(FlickRules, Game[PuxesOptions]):
     def _gap(self) -> float:
         return 2 * self.options.die_mm - self.options.placement_tolerance_mm
 
+    def _free_slots(self, step: dict[str, Any], gap: float) -> list[tuple[float, float]]:
+        """The garden slots of the step's temples where :meth:`_place_ok` accepts the oracle (at
+        angle 0) with ``gap``: a garden slot is on the area with 2 corners in its garden, so only
+        the distance to the other oracles in play is left to check."""
+        oracle = step["oracle"]
+        others = [(d.x, d.y) for d in self.dice.values()
+                  if d.role == "oracle" and d.id != oracle and d.status == "play" and d.x is not None]
+        hypot = math.hypot
+        free = []
+        for t in step["temples"]:
+            for x, y in self.table.garden_slots(t):
+                for ox, oy in others:
+                    if hypot(x - ox, y - oy) < gap:
+                        break
+                else:
+                    free.append((x, y))
+        return free
+
     def _place_options(self, step: dict[str, Any]) -> list[Place]:
         die = self.dice[step["oracle"]]
         slots: list[tuple[float, float]] = []
         for gap in (self._gap(), self.options.die_mm):
-            for t in step["temples"]:
-                slots.extend(s for s in self.table.garden_slots(t) if self._place_ok(step, s[0], s[1], 0.0, gap) is None)
+            slots = self._free_slots(step, gap)
             if slots:
                 break
         slots = slots[:6] or self.table.garden_slots(step["temples"][0])[:1]
         faces: tuple[str | None, ...] = self.collection.candidate_faces(die.name) if step["face"] else (None,)
-        return [Place(die.id, x, y, 0.0, f) for x, y in slots for f in faces]
+        # (0.0 and -0.0 are one key but not one save: a Pix on a zero coordinate is made anew)
+        memo = _PLACES if len(_PLACES) < 100_000 else {}
+        options = []
+        for x, y in slots:
+            for f in faces:
+                key = (die.id, x, y, f)
+                place = memo.get(key) if x and y else None
+                if place is None:
+                    place = Place(die.id, x, y, 0.0, f)
+                    if x and y:
+                        memo[key] = place
+                options.append(place)
+        return options
 
     def _validate_place(self, step: dict[str, Any], action: Place) -> None:
         if action.oracle != step["oracle"]:
@@ -524,8 +612,7 @@ class PuxesGame(FlickRules, Game[PuxesOptions]):
                                          f"die {die.name} ({', '.join(self.collection.known_faces(die.name))})", self.render())
         elif action.face is not None:
             raise IllegalActionError("placement", "this oracle keeps its face; give face=None", self.render())
-        crowded = all(self._place_ok(step, s[0], s[1], 0.0, self._gap()) is not None
-                      for t in step["temples"] for s in self.table.garden_slots(t))
+        crowded = not self._free_slots(step, self._gap())
         why = self._place_ok(step, action.x, action.y, action.angle, self.options.die_mm if crowded else self._gap())
         if why:
             raise IllegalActionError("placement", f"oracle {die.id} cannot stand at ({action.x}, {action.y}): {why}", self.render())
@@ -545,7 +632,7 @@ class PuxesGame(FlickRules, Game[PuxesOptions]):
                 raise IllegalActionError("immunity-face", f"({action.x}, {action.y}) is outside the play area: the oracle is "
                                          "put back where it left, on the area's edge", self.render())
 
-    def _do_place(self, step: dict[str, Any], action: Place, events: list[Event]) -> None:
+    def _do_place(self, step: dict[str, Any], action: Place, events: list[Event] | None) -> None:
         self.queue.pop(0)
         die = self.dice[action.oracle]
         die.x, die.y, die.angle = float(action.x), float(action.y), float(action.angle)
@@ -554,15 +641,27 @@ class PuxesGame(FlickRules, Game[PuxesOptions]):
         self._unlink(die.id, events)
         reason = {"setup": "sets", "wake": "sets the woken", "replace": "puts back", "retraite": "withdraws",
                   "attrape_moi": "sets the woken"}.get(step["reason"], "places")
-        events.append(Event("placed", f"{self.seat_label(step['player'])} {reason} oracle {die.id} in the public garden at "
-                            f"({die.x:.0f}, {die.y:.0f}) mm showing {die.face}",
-                            {"player": step["player"], "oracle": die.id, "x": die.x, "y": die.y, "face": die.face,
-                             "reason": step["reason"]}))
+        if events is not None:
+            events.append(Event("placed", f"{self.seat_label(step['player'])} {reason} oracle {die.id} in the public garden at "
+                                f"({die.x:.0f}, {die.y:.0f}) mm showing {die.face}",
+                                {"player": step["player"], "oracle": die.id, "x": die.x, "y": die.y, "face": die.face,
+                                 "reason": step["reason"]}))
 
     # ---- rolls -----------------------------------------------------------------------------
 
     def _roll_options(self, step: dict[str, Any]) -> list[Roll]:
-        known = [self.collection.candidate_faces(self.dice[h].name) for h in step["heroes"]]
+        names = tuple(self.dice[h].name for h in step["heroes"])
+        first = step["purpose"] == "first"
+        memo = self.collection.memo("roll_options")
+        rolls = memo.get((names, first))
+        if rolls is None:
+            rolls = memo[names, first] = self._representative_rolls(names, first)
+        return list(rolls)
+
+    def _representative_rolls(self, names: tuple[str, ...], first: bool) -> tuple[Roll, ...]:
+        """The rolls :meth:`legal_actions` offers for heroes of these kinds (they depend on nothing
+        else, so each collection keeps them)."""
+        known = [self.collection.candidate_faces(name) for name in names]
         rolls = []
         for j in range(8):
             faces = tuple(k[(j + 2 * i + j * i // 3) % len(k)] for i, k in enumerate(known))
@@ -570,9 +669,9 @@ class PuxesGame(FlickRules, Game[PuxesOptions]):
                 rolls.append(Roll(faces))
         if rolls:
             rolls.append(Roll(rolls[0].faces, cocked=True))
-            if step["purpose"] != "first":
+            if not first:
                 rolls.append(Roll(rolls[-2].faces, touched_oracle=True))
-        return rolls
+        return tuple(rolls)
 
     def _validate_roll(self, step: dict[str, Any], action: Roll) -> None:
         if not isinstance(action.faces, tuple) or len(action.faces) != len(step["heroes"]):
@@ -585,15 +684,17 @@ class PuxesGame(FlickRules, Game[PuxesOptions]):
             if not isinstance(face, str) or not self.collection.face_allowed(name, face):
                 raise IllegalActionError("roll", f"{face!r} is not a face of hero die {h} ({name})", self.render())
 
-    def _do_roll(self, step: dict[str, Any], action: Roll, events: list[Event]) -> None:
+    def _do_roll(self, step: dict[str, Any], action: Roll, events: list[Event] | None) -> None:
         roller = step["roller"]
         if action.cocked:
-            events.append(Event("roll-again", f"a die stopped on its edge or a corner: {self.seat_label(roller)} rolls the "
-                                "heroes again (\"on rejette les quatre héros\")", {"player": roller}))
+            if events is not None:
+                events.append(Event("roll-again", f"a die stopped on its edge or a corner: {self.seat_label(roller)} rolls the "
+                                    "heroes again (\"on rejette les quatre héros\")", {"player": roller}))
             return
         if action.touched_oracle and step["purpose"] == "first":
-            events.append(Event("roll-again", f"a hero touched an oracle during the first roll: {self.seat_label(roller)} rolls again "
-                                "(no turn to lose yet)", {"player": roller}))
+            if events is not None:
+                events.append(Event("roll-again", f"a hero touched an oracle during the first roll: {self.seat_label(roller)} rolls again "
+                                    "(no turn to lose yet)", {"player": roller}))
             return
         self.queue.pop(0)
         self.clock += 1
@@ -604,29 +705,33 @@ class PuxesGame(FlickRules, Game[PuxesOptions]):
         shown = ", ".join(action.faces)
         if step["purpose"] == "first":
             self.first_counts[roller] = sum(1 for f in action.faces if self.collection.is_character(f))
-            events.append(Event("roll", f"{self.seat_label(roller)} rolls {shown} ({self.first_counts[roller]} characters)",
-                                {"player": roller, "faces": list(action.faces), "purpose": "first"}))
+            if events is not None:
+                events.append(Event("roll", f"{self.seat_label(roller)} rolls {shown} ({self.first_counts[roller]} characters)",
+                                    {"player": roller, "faces": list(action.faces), "purpose": "first"}))
             if not any(s["kind"] == "roll" and s["purpose"] == "first" for s in self.queue):
                 self._choose_first(events)
             return
-        events.append(Event("roll", f"{self.seat_label(roller)} rolls {shown}",
-                            {"player": roller, "faces": list(action.faces), "purpose": step["purpose"]}))
+        if events is not None:
+            events.append(Event("roll", f"{self.seat_label(roller)} rolls {shown}",
+                                {"player": roller, "faces": list(action.faces), "purpose": step["purpose"]}))
         self._protection_changes(events)
         if action.touched_oracle:
             self.turn["ended"] = True
-            events.append(Event("turn-lost", f"a hero touched an oracle during the roll: {self.seat_label(roller)} passes the turn "
-                                "(\"si un héros touche un oracle, le joueur passe son tour\")", {"player": roller}))
+            if events is not None:
+                events.append(Event("turn-lost", f"a hero touched an oracle during the roll: {self.seat_label(roller)} passes the turn "
+                                    "(\"si un héros touche un oracle, le joueur passe son tour\")", {"player": roller}))
             return
         if step["purpose"] == "turn":
             self.queue.insert(0, {"kind": "main", "player": roller})
             self._announce_passives(roller, events)
 
-    def _choose_first(self, events: list[Event]) -> None:
+    def _choose_first(self, events: list[Event] | None) -> None:
         best = max(self.first_counts.values())
         leaders = sorted(p for p, c in self.first_counts.items() if c == best)
         if len(leaders) > 1:
-            events.append(Event("roll-again", f"{self.seats_phrase(leaders)} tie with {best} characters and roll again",
-                                {"players": leaders}))
+            if events is not None:
+                events.append(Event("roll-again", f"{self.seats_phrase(leaders)} tie with {best} characters and roll again",
+                                    {"players": leaders}))
             self.first_counts = {}
             self.queue.extend({"kind": "roll", "player": CHANCE, "roller": p, "purpose": "first",
                                "heroes": list(self.players[p].heroes)} for p in leaders)
@@ -637,19 +742,21 @@ class PuxesGame(FlickRules, Game[PuxesOptions]):
                 for h in state.heroes:
                     self.dice[h].face = None
         self.first_counts = {}
-        events.append(Event("first-player", f"{self.seat_label(first)} rolled the most characters and starts, keeping that roll",
-                            {"player": first}))
+        if events is not None:
+            events.append(Event("first-player", f"{self.seat_label(first)} rolled the most characters and starts, keeping that roll",
+                                {"player": first}))
         self._begin_turn(first, events, rolled=True)
 
     # ---- turns -----------------------------------------------------------------------------
 
-    def _begin_turn(self, player: int, events: list[Event], rolled: bool) -> None:
+    def _begin_turn(self, player: int, events: list[Event] | None, rolled: bool) -> None:
         self.turn_number += 1
         self.turn = {"player": player, "power": None, "power_hero": None, "woke": False, "moves": [], "clean": True,
                      "first_heroes": [], "rerolled": None, "spat": False, "fortress_spat": False, "barred": [],
                      "double": None, "charm_ok": True, "ended": False}
-        events.append(Event("turn", f"turn {self.turn_number}: {self.seat_label(player)} plays",
-                            {"player": player, "turn": self.turn_number}))
+        if events is not None:
+            events.append(Event("turn", f"turn {self.turn_number}: {self.seat_label(player)} plays",
+                                {"player": player, "turn": self.turn_number}))
         if rolled or self.options.toddlers:
             self.queue.insert(0, {"kind": "main", "player": player})
             self._protection_changes(events)
@@ -658,7 +765,7 @@ class PuxesGame(FlickRules, Game[PuxesOptions]):
             self.queue.insert(0, {"kind": "roll", "player": CHANCE, "roller": player, "purpose": "turn",
                                   "heroes": list(self.players[player].heroes)})
 
-    def _next_turn(self, events: list[Event]) -> None:
+    def _next_turn(self, events: list[Event] | None) -> None:
         after = self.turn.get("player", -1) if self.turn else -1
         seat = self.next_player(after if after >= 0 else self.num_players - 1)
         if seat is None:
@@ -668,20 +775,22 @@ class PuxesGame(FlickRules, Game[PuxesOptions]):
         if not self.players[seat].heroes:
             self.queue[0] = {"kind": "main", "player": seat}
 
-    def _end_turn(self, events: list[Event], reason: str, kind: str = "turn-end") -> None:
+    def _end_turn(self, events: list[Event] | None, reason: str, kind: str = "turn-end") -> None:
         player = self.turn["player"]
         self.queue = [s for s in self.queue if s["kind"] != "main"]
         self.turn["ended"] = True
-        events.append(Event(kind, f"{self.seat_label(player)} {reason}", {"player": player}))
+        if events is not None:
+            events.append(Event(kind, f"{self.seat_label(player)} {reason}", {"player": player}))
 
-    def _announce_passives(self, player: int, events: list[Event]) -> None:
+    def _announce_passives(self, player: int, events: list[Event] | None) -> None:
         for other in range(self.num_players):
             if self.opposed(other, player) and not self.players[other].out and pw.passive_in_force(self, other, "ambidextre"):
-                events.append(Event("power", f"Ambidextre ({self.seat_label(other)}): {self.seat_label(player)} must use "
-                                    "the non-dominant hand to roll and to flick this turn", {"player": other, "power": "ambidextre", "target": player}))
+                if events is not None:
+                    events.append(Event("power", f"Ambidextre ({self.seat_label(other)}): {self.seat_label(player)} must use "
+                                        "the non-dominant hand to roll and to flick this turn", {"player": other, "power": "ambidextre", "target": player}))
                 break
 
-    def _protection_changes(self, events: list[Event]) -> None:
+    def _protection_changes(self, events: list[Event] | None) -> None:
         """"Arrête immédiatement": a Protection in force ends its opponents' Séduction."""
         for oracle, hero in list(self.seduced.items()):
             if pw.suppressed(self, self.dice[hero].owner):
@@ -747,29 +856,32 @@ class PuxesGame(FlickRules, Game[PuxesOptions]):
             options.append(EndTurn())
         return options
 
-    def _do_power(self, player: int, action: UsePower, events: list[Event]) -> None:
+    def _do_power(self, player: int, action: UsePower, events: list[Event] | None) -> None:
         t = self.turn
         power = self.collection.powers[action.power]
         t["power"], t["power_hero"] = action.power, action.hero
         via = ""
         if action.copied_from is not None:
             via = f" (Imitation of {self.seat_label(self.dice[action.copied_from].owner)}'s hero)"
-        events.append(Event("power", f"{self.seat_label(player)} uses {power.title}{via}",
-                            {"player": player, "power": action.power, "hero": action.hero, "target": action.target}))
+        if events is not None:
+            events.append(Event("power", f"{self.seat_label(player)} uses {power.title}{via}",
+                                {"player": player, "power": action.power, "hero": action.hero, "target": action.target}))
         target = self.dice[action.target] if action.target is not None else None
         if action.power == "seduction":
             hero = self.dice[action.hero]
             hero.status, hero.face = "rider", None
             self.players[player].heroes.remove(hero.id)
             self.seduced[target.id] = hero.id
-            events.append(Event("seduced", f"Petit gris sits on oracle {target.id} of {self.seat_label(target.owner)}: it cannot move",
-                                {"oracle": target.id, "hero": hero.id}))
+            if events is not None:
+                events.append(Event("seduced", f"Petit gris sits on oracle {target.id} of {self.seat_label(target.owner)}: it cannot move",
+                                    {"oracle": target.id, "hero": hero.id}))
         elif action.power == "contamination":
             hero = self.dice[action.hero]
             self._hero_becomes_oracle(hero, target, player)
             self._sleep(target, events, "Contamination takes its place")
-            events.append(Event("contaminated", f"Rukura becomes oracle {hero.id} of {self.seat_label(player)} in place of "
-                                f"oracle {target.id}; the turn ends (\"Ton tour se termine immédiatement\")", {"oracle": hero.id, "replaced": target.id}))
+            if events is not None:
+                events.append(Event("contaminated", f"Rukura becomes oracle {hero.id} of {self.seat_label(player)} in place of "
+                                    f"oracle {target.id}; the turn ends (\"Ton tour se termine immédiatement\")", {"oracle": hero.id, "replaced": target.id}))
             t["ended"] = True
         elif action.power == "retrograde":
             hero = self.dice[action.other]
@@ -781,9 +893,10 @@ class PuxesGame(FlickRules, Game[PuxesOptions]):
             self.players[player].heroes.append(target.id)
             target.role, target.owner, target.status, target.x, target.y = "hero", player, "hand", None, None
             target.appeared = self.clock
-            events.append(Event("retrograde", f"hero {hero.id} takes the place of oracle {target.id} at ({x:.0f}, {y:.0f}) "
-                                f"and becomes an oracle of {self.seat_label(player)}; oracle {target.id} becomes a hero showing {face}",
-                                {"oracle": hero.id, "hero": target.id}))
+            if events is not None:
+                events.append(Event("retrograde", f"hero {hero.id} takes the place of oracle {target.id} at ({x:.0f}, {y:.0f}) "
+                                    f"and becomes an oracle of {self.seat_label(player)}; oracle {target.id} becomes a hero showing {face}",
+                                    {"oracle": hero.id, "hero": target.id}))
         elif action.power in ("retraite", "attrape_moi"):
             if action.power == "attrape_moi":
                 target.status = "play"
@@ -793,8 +906,9 @@ class PuxesGame(FlickRules, Game[PuxesOptions]):
         elif action.power == "changement_d_avis":
             old = target.face
             target.face = action.face
-            events.append(Event("power", f"oracle {target.id} turned from {old} to {action.face}",
-                                {"oracle": target.id, "face": action.face}))
+            if events is not None:
+                events.append(Event("power", f"oracle {target.id} turned from {old} to {action.face}",
+                                    {"oracle": target.id, "face": action.face}))
         elif action.power == "coup_double":
             t["double"] = action.face
         elif action.power == "retente_ta_chance":
@@ -811,7 +925,7 @@ class PuxesGame(FlickRules, Game[PuxesOptions]):
     def _home_temple(self, player: int) -> int:
         return next(t.index for t in self.temples if t.owner == player)
 
-    def _do_move(self, player: int, action: Move, events: list[Event]) -> None:
+    def _do_move(self, player: int, action: Move, events: list[Event] | None) -> None:
         t = self.turn
         if not t["moves"]:
             t["first_heroes"] = self.hero_justifies(player, self.dice[action.oracle].face)
@@ -819,10 +933,11 @@ class PuxesGame(FlickRules, Game[PuxesOptions]):
         self._unlink(action.oracle, events, moving=True)
         self.queue.insert(0, {"kind": "flick", "player": CHANCE, "what": "shot", "by": player, "die": action.oracle})
         die = self.dice[action.oracle]
-        events.append(Event("flick", f"{self.seat_label(player)} flicks oracle {die.id} ({die.face})",
-                            {"player": player, "oracle": die.id}))
+        if events is not None:
+            events.append(Event("flick", f"{self.seat_label(player)} flicks oracle {die.id} ({die.face})",
+                                {"player": player, "oracle": die.id}))
 
-    def _do_spit(self, player: int, action: Spit, events: list[Event]) -> None:
+    def _do_spit(self, player: int, action: Spit, events: list[Event] | None) -> None:
         t = self.turn
         if action.fortress:
             t["fortress_spat"] = True
@@ -836,10 +951,11 @@ class PuxesGame(FlickRules, Game[PuxesOptions]):
             why = "Charme" if t["power"] == "charme" else "Coup de langue"
         self.queue.insert(0, {"kind": "flick", "player": CHANCE, "what": "spit", "by": player, "die": hero,
                               "origin": origin, "power": None if action.fortress else t["power"]})
-        events.append(Event("spit", f"{self.seat_label(player)} spits with hero {hero} beside oracle {origin} ({why})",
-                            {"player": player, "hero": hero, "origin": origin}))
+        if events is not None:
+            events.append(Event("spit", f"{self.seat_label(player)} spits with hero {hero} beside oracle {origin} ({why})",
+                                {"player": player, "hero": hero, "origin": origin}))
 
-    def _do_carry(self, step: dict[str, Any], action: Carry, events: list[Event]) -> None:
+    def _do_carry(self, step: dict[str, Any], action: Carry, events: list[Event] | None) -> None:
         self.queue.pop(0)
         mover = self.dice[step["mover"]]
         taken = self.dice[action.oracle]
@@ -850,8 +966,9 @@ class PuxesGame(FlickRules, Game[PuxesOptions]):
             else:
                 self.stacked[mover.id] = taken.id
             where = "on top of" if action.on_top else "under"
-            events.append(Event("transported", f"Transport: oracle {taken.id} is carried {where} oracle {mover.id}",
-                                {"oracle": taken.id, "carrier": mover.id, "on_top": action.on_top}))
+            if events is not None:
+                events.append(Event("transported", f"Transport: oracle {taken.id} is carried {where} oracle {mover.id}",
+                                    {"oracle": taken.id, "carrier": mover.id, "on_top": action.on_top}))
         else:
             for victim, vampire in list(self.glued.items()):
                 if vampire == mover.id:
@@ -859,41 +976,54 @@ class PuxesGame(FlickRules, Game[PuxesOptions]):
             taken.x = min(self.table.size_x, (mover.x or 0) + self.options.die_mm)
             taken.y = mover.y
             self.glued[taken.id] = mover.id
-            events.append(Event("vampirised", f"Vampirisation: oracle {taken.id} is stuck to oracle {mover.id} and cannot move "
-                                "while they stay together", {"oracle": taken.id, "vampire": mover.id}))
+            if events is not None:
+                events.append(Event("vampirised", f"Vampirisation: oracle {taken.id} is stuck to oracle {mover.id} and cannot move "
+                                    "while they stay together", {"oracle": taken.id, "vampire": mover.id}))
 
     # ---- eliminations ------------------------------------------------------------------------
 
-    def _check_eliminations(self, events: list[Event]) -> None:
+    def _check_eliminations(self, events: list[Event] | None) -> None:
         coop = self.options.mode == "coop"
         active = self.turn.get("player") if self.turn else None
+        # The seats with an oracle in play and those with a temple standing, worked out again
+        # after each elimination (it changes both).
+        awake: set[int] = set()
+        standing: set[int] = set()
+        stale = True
         for p, state in enumerate(self.players):
             if state.out:
                 continue
-            mine = [self.dice[o] for o in self.oracles_of(p)]
-            awake = any(d.status == "play" for d in mine)
-            temples = [t for t in self.temples if t.owner == p]
+            if stale:
+                awake = {d.owner for d in self.dice.values() if d.role == "oracle" and d.status == "play"}
+                standing = {t.owner for t in self.temples if t.status == "standing"}
+                stale = False
             if coop:
-                if all(t.status != "standing" for t in temples) and state.can_wake:
+                if p not in standing and state.can_wake:
                     state.can_wake = False
-                    events.append(Event("temple-lost", f"{self.seat_label(p)} has no temple left and plays on while the partner's stands, "
-                                        "but can no longer wake oracles", {"player": p}))
-                team_temples = [t for t in self.temples if self.team(t.owner) == self.team(p)]
-                if all(t.status != "standing" for t in team_temples):
+                    if events is not None:
+                        events.append(Event("temple-lost", f"{self.seat_label(p)} has no temple left and plays on while the partner's stands, "
+                                            "but can no longer wake oracles", {"player": p}))
+                team = self.team(p)
+                if not any(self.team(owner) == team for owner in standing):
                     self._eliminate(p, events, "the team's temples are all DiXés", active)
-                elif not awake:
+                    stale = True
+                elif p not in awake:
                     self._eliminate(p, events, f"all {self.whose(p)} oracles are asleep and {self.who(p)} can no longer "
                                     "play", active)
-            elif all(t.status != "standing" for t in temples):
-                self._eliminate(p, events, f"{self.whose(p)} temple is DiXé" if len(temples) == 1
+                    stale = True
+            elif p not in standing:
+                temples = sum(1 for t in self.temples if t.owner == p)
+                self._eliminate(p, events, f"{self.whose(p)} temple is DiXé" if temples == 1
                                 else f"{self.whose(p)} temples are all DiXés", active)
-            elif not awake:
+                stale = True
+            elif p not in awake:
                 self._eliminate(p, events, f"all {self.whose(p)} oracles are asleep", active)
+                stale = True
         sides = {self.team(p) for p, s in enumerate(self.players) if not s.out}
         if len(sides) <= 1:
             self._finish(events)
 
-    def _eliminate(self, player: int, events: list[Event], why: str, by: int | None) -> None:
+    def _eliminate(self, player: int, events: list[Event] | None, why: str, by: int | None) -> None:
         state = self.players[player]
         state.out = True
         for h in state.heroes:
@@ -917,10 +1047,12 @@ class PuxesGame(FlickRules, Game[PuxesOptions]):
             for t in self.temples:
                 if t.owner == player and t.status == "standing":
                     t.status = "removed"
-        events.append(Event("eliminated", f"{self.seat_label(player)} is eliminated: {why}", {"player": player, "reason": why}))
+        if events is not None:
+            events.append(Event("eliminated", f"{self.seat_label(player)} is eliminated: {why}", {"player": player, "reason": why}))
         if taken:
-            events.append(Event("takeover", f"blitz: {self.seat_label(taker)} takes control of oracles {', '.join(map(str, taken))}",
-                                {"player": taker, "oracles": taken}))
+            if events is not None:
+                events.append(Event("takeover", f"blitz: {self.seat_label(taker)} takes control of oracles {', '.join(map(str, taken))}",
+                                    {"player": taker, "oracles": taken}))
         self.queue = [s for s in self.queue if not (
             s.get("player") == player or s.get("roller") == player or
             (s["kind"] in ("place", "face", "push") and self.dice[s["oracle"]].status == "out"))]
@@ -928,7 +1060,7 @@ class PuxesGame(FlickRules, Game[PuxesOptions]):
             self.queue = [s for s in self.queue if s["kind"] != "main" and not (s["kind"] == "flick" and s["by"] == player)]
             self.turn["ended"] = True
 
-    def _finish(self, events: list[Event]) -> None:
+    def _finish(self, events: list[Event] | None) -> None:
         if self.over:
             return
         alive = [p for p, s in enumerate(self.players) if not s.out]
@@ -938,8 +1070,9 @@ class PuxesGame(FlickRules, Game[PuxesOptions]):
         self.queue.clear()
         self.winner_seats = tuple(sorted(alive))
         who = " and ".join(self.seat_label(p) for p in self.winner_seats)
-        events.append(Event("game-over", f"{who} {'win' if len(alive) > 1 else 'wins'}: gardien de la Terre",
-                            {"winners": list(self.winner_seats)}))
+        if events is not None:
+            events.append(Event("game-over", f"{who} {'win' if len(alive) > 1 else 'wins'}: gardien de la Terre",
+                                {"winners": list(self.winner_seats)}))
 
     def winners(self) -> tuple[int, ...]:
         return self.winner_seats if self.over else ()

@@ -43,6 +43,8 @@ class Table:
     def in_sacred(self, temple: int, x: float, y: float, angle: float = 0.0) -> bool:
         """An oracle is in a sacred garden when any of its corners is inside it."""
         tx, ty = self.temples[temple]
+        if math.hypot(x - tx, y - ty) > self.sacred_radius + self.die:
+            return False  # its corners are less than a die's width from its centre: none is inside
         return any(math.hypot(cx - tx, cy - ty) < self.sacred_radius for cx, cy in self.corners(x, y, angle))
 
     def public_corners(self, temple: int, x: float, y: float, angle: float = 0.0) -> int:
@@ -63,7 +65,28 @@ class Table:
 
     def garden_slots(self, temple: int) -> list[tuple[float, float]]:
         """Representative spots in a public garden (rings of evenly spaced positions, ordered
-        from the side facing the table's centre), each with at least 2 corners in the garden."""
+        from the side facing the table's centre), each with at least 2 corners in the garden.
+
+        Worked out once per temple (a table never changes, and equal tables share the work) and
+        handed out as a new list."""
+        cache: dict[int, tuple[tuple[float, float], ...]] | None = self.__dict__.get("_slots")
+        if cache is None:
+            cache = {}
+            object.__setattr__(self, "_slots", cache)
+        slots = cache.get(temple)
+        if slots is None:
+            # the tables of new games are new objects: share the work between those drawn alike
+            # (``repr`` tells 0.0 from -0.0, which ``==`` does not)
+            key = (repr((self.size_x, self.size_y, self.die, self.temples, self.sacred_radius, self.public_radius)), temple)
+            slots = _SLOTS.get(key)
+            if slots is None:
+                slots = tuple(self._slots_around(temple))
+                if len(_SLOTS) < 1000:
+                    _SLOTS[key] = slots
+            cache[temple] = slots
+        return list(slots)
+
+    def _slots_around(self, temple: int) -> list[tuple[float, float]]:
         tx, ty = self.temples[temple]
         facing = math.atan2(self.size_y / 2 - ty, self.size_x / 2 - tx)
         slots = []
@@ -78,6 +101,10 @@ class Table:
                 if self.inside(x, y) and self.public_corners(temple, x, y) >= 2:
                     slots.append((x, y))
         return slots
+
+
+#: :meth:`Table.garden_slots` of the tables seen so far, by the table's drawing and the temple.
+_SLOTS: dict[tuple[str, int], tuple[tuple[float, float], ...]] = {}
 
 
 def corners(x: float, y: float, angle: float, die: float) -> list[tuple[float, float]]:

@@ -58,8 +58,10 @@ def _outcome(game: PuxesGame, rests: dict[int, tuple[float, float]], faces: dict
              **kw: Any) -> Outcome:
     faces = faces or {}
     moved = tuple((d, x, y, 0.0, faces.get(d)) for d, (x, y) in sorted(rests.items()))
-    kw.setdefault("sacred", sacred_intrusions(game, rests, kw.get("toppled")))
-    kw.setdefault("fortress", _fortress(game, rests))
+    if "sacred" not in kw:
+        kw["sacred"] = sacred_intrusions(game, rests, kw.get("toppled"))
+    if "fortress" not in kw:
+        kw["fortress"] = _fortress(game, rests)
     return Outcome(moved=moved, **kw)
 
 

@@ -25,4 +25,5 @@ GAME = GameSpec(
         CliOption("--short", "short_game", "the short game (one round, 12 cubes wins)"),
     ),
     docs="docs/service.md",
+    secrets=("each player's program (direction and distance), from its lock until every program is revealed",),
 )

@@ -32,7 +32,10 @@ import json
 from pathlib import Path
 from typing import Any
 
+from collections.abc import Iterable
+
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response, StreamingResponse
@@ -42,6 +45,7 @@ from starlette.staticfiles import StaticFiles
 from controller.games import UnknownGameError
 from controller.games import game as game_spec
 from controller.service.auth import bearer, token_matches
+from controller.service.web.guard import REFEREE_COOKIE, Failures, Guard, machine_hosts
 from controller.service.hub import Hub
 
 STATIC_DIR = Path(__file__).with_name("static")
@@ -60,8 +64,12 @@ def _error(status: int, message: str) -> JSONResponse:
     return JSONResponse({"error": message}, status_code=status)
 
 
-def create_app(session: Any, hub: Hub, token: str, command_timeout: float = 10.0) -> Starlette:
-    """The dashboard app for a running :class:`~controller.service.session.Session`."""
+def create_app(session: Any, hub: Hub, token: str, command_timeout: float = 10.0,
+               hosts: Iterable[str] | None = None) -> Starlette:
+    """The dashboard app for a running :class:`~controller.service.session.Session`.
+
+    ``hosts`` are the names it answers (default: this machine's, see :mod:`controller.service.web.guard`)."""
+    failures = Failures()
 
     closing = asyncio.Event()
 
@@ -130,20 +138,29 @@ def create_app(session: Any, hub: Hub, token: str, command_timeout: float = 10.0
 
     async def game(request: Request) -> Response:
         raw = request.path_params["game_id"]
-        if not raw.isdigit():
-            return _error(400, f"a game id is a whole number, not {raw!r}")
-        return await run_command("export", {"game_id": int(raw)})
+        if not raw.isdigit() or len(raw) > 18 or int(raw) < 1:
+            return _error(400, f"a game number is a whole number from 1 up, not {raw[:20]!r}")
+        response = await run_command("export", {"game_id": int(raw)})
+        if response.status_code == 404:
+            return _error(404, f"there is no game number {int(raw)}; GET /api/games lists them")
+        return response
 
     async def health(request: Request) -> Response:
         alive = bool(session.inputs_alive())
         return JSONResponse({"ok": alive, "published": hub.seq}, status_code=200 if alive else 503)
 
     def authorised(request: Request) -> Response | None:
-        given = bearer(request.headers.get("authorization")) or request.query_params.get("token")
+        client = request.client.host if request.client else "?"
+        if failures.blocked(client):
+            return _error(429, "too many wrong tokens from this device; wait a minute, then use the token "
+                               "printed when the service started")
+        given = bearer(request.headers.get("authorization")) or request.cookies.get(REFEREE_COOKIE)
         if given is None:
-            return _error(401, "this needs the token printed when the service started "
-                               "(send 'Authorization: Bearer TOKEN' or ?token=TOKEN)")
+            return _error(401, "this needs the token printed when the service started (type it in the "
+                               "dashboard's Referee box, open the link printed with it, or send "
+                               "'Authorization: Bearer TOKEN')")
         if not token_matches(token, given):
+            failures.failed(client)
             return _error(403, "wrong token; use the one printed when the service started")
         return None
 
@@ -151,11 +168,11 @@ def create_app(session: Any, hub: Hub, token: str, command_timeout: float = 10.0
         body = await request.body()
         if len(body) > MAX_BODY:
             return _error(413, f"the request body is larger than {MAX_BODY // 1024} KiB")
+        ctype = request.headers.get("content-type", "").split(";")[0].strip().lower()
+        if ctype != "application/json":
+            return _error(415, f"send JSON (Content-Type: application/json), not {ctype or 'no content type'}")
         if not body.strip():
             return {}
-        ctype = request.headers.get("content-type", "application/json").split(";")[0].strip()
-        if ctype not in ("application/json", ""):
-            return _error(415, f"send JSON (Content-Type: application/json), not {ctype}")
         try:
             data = json.loads(body)
         except (json.JSONDecodeError, UnicodeDecodeError) as exc:
@@ -207,7 +224,8 @@ def create_app(session: Any, hub: Hub, token: str, command_timeout: float = 10.0
         app_registry: SeatRegistry | None = registry
     else:
         app_registry = None
-    app = Starlette(routes=routes, exception_handlers={HTTPException: http_error})
+    guard = Middleware(Guard, token=token, hosts=machine_hosts() if hosts is None else hosts, failures=failures)
+    app = Starlette(routes=routes, exception_handlers={HTTPException: http_error}, middleware=[guard])
     app.state.closing = closing
     app.state.seats = app_registry
     return app

@@ -20,5 +20,6 @@ GAME = GameSpec(
     view_dir=Path(__file__).parent,
     options=(CliOption("--target", "target", "the points that win (default 3)", kind=int, metavar="POINTS"),),
     docs="tests/games/duel/README.md",
+    secrets=("each player's number, until both are locked",),
     players_option=None,
 )

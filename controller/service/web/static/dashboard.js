@@ -180,8 +180,7 @@ function drawLog(state) {
 function controllerWord(c) {
   if (!c.connected) return ["unplugged", "unplugged"];
   if (c.locked) return ["locked", "locked"];
-  if (c.refused) return ["refused", "unplugged"];
-  if (c.turning) return ["turning", "turning"];
+  if (c.refused) return ["not ready", "unplugged"];
   return ["ready to program", "off"];
 }
 

@@ -134,7 +134,7 @@ function drawSeat() {
   const who = seat.owner_name ? ` — ${seat.owner_name}` : "";
   $("seat-name").textContent = `${seat.colour}${who}`;
   document.title = `${seat.colour} — bitbox`;
-  say(seat.refused ? seat.message : "");
+  say(seat.refused ? seat.reason : seat.message);
   $("ready").disabled = !!seat.locked;
   $("ready").textContent = seat.locked ? "Locked" : "Ready";
   drawWheels();
