@@ -74,6 +74,9 @@ class ControllerBackend(ABC):
         """Show ``message`` to whoever holds this controller alone, where the backend has a way to
         (the keyboard's own line); a wired board has none: its LED blinks."""
 
+    def played_by_bots(self, controller_ids: set[str]) -> None:
+        """The controllers bots play now (a backend that shows wheels hides theirs)."""
+
     def drivable(self, controller_id: str) -> bool:
         """Whether a bot can turn this controller's wheels and press its button (a simulated board)."""
         return all(callable(getattr(self, name, None)) for name in ("turn", "press", "release"))

@@ -13,7 +13,9 @@ Keys come from the terminal (in cbreak mode, restored on close) or from any stre
 from __future__ import annotations
 
 import os
+import re
 import select
+import signal
 import sys
 import threading
 from collections.abc import Sequence
@@ -29,6 +31,15 @@ TAP_GAP_S = 0.06
 
 #: Clears the current terminal line.
 ERASE = "\r\x1b[K"
+
+
+#: A terminal's escape sequence (an arrow key, a function key): not a key of the controllers.
+_ESCAPE = re.compile(r"\x1b\[[0-9;]*[A-Za-z~]|\x1bO[A-Za-z]")
+
+
+def _keys(data: str) -> list[str]:
+    """The keys in what the terminal sent, escape sequences left out (a lone Esc stays: it quits)."""
+    return list(_ESCAPE.sub("", data))
 
 
 class KeyboardBackend(SimBackend):
@@ -48,6 +59,9 @@ class KeyboardBackend(SimBackend):
         self._saved_tty: Any = None
         #: Set when the players asked to quit (Esc or Q).
         self.quit = threading.Event()
+        #: Controllers a bot plays (their wheels are never shown), set by the service.
+        self.bot_held: set[str] = set()
+        self._reasons: dict[str, str] = {}
 
     def start(self) -> None:
         super().start()
@@ -97,7 +111,7 @@ class KeyboardBackend(SimBackend):
                 data = stream.read(1)
             if not data:
                 return  # the stream ended: the keyboard is gone, the game waits for the others
-            for key in data:
+            for key in _keys(data):
                 self._key(key)
 
     def _key(self, key: str) -> None:
@@ -111,6 +125,7 @@ class KeyboardBackend(SimBackend):
         if message == QUIT:
             self._say(ERASE + "keyboard: quitting\n")
             self.quit.set()
+            os.kill(os.getpid(), signal.SIGINT)  # the service stops as on Ctrl-C: saved, resumable
             return
         self._say(ERASE + self._hidden(key, message) + "\n" if message else ERASE)
 
@@ -134,15 +149,25 @@ class KeyboardBackend(SimBackend):
 
     def _peek(self) -> str:
         cid = self.driver.selected
+        if self._controller(cid).led == LedMode.ON:
+            return f"keyboard: {cid} is locked: its wheels are not shown until the reveal"
+        if cid in self.bot_held:
+            return f"keyboard: a bot plays {cid}: its wheels are not shown"
         target = {w: self.wheel_target(cid, w) for w in ("direction", "number", "symbol")}
         direction = "-" if target["direction"] is None else DIRECTIONS[target["direction"]]
         symbol = "-" if target["symbol"] is None else SYMBOLS[target["symbol"]]
         number = "-" if target["number"] is None else str(target["number"])
-        return f"keyboard: {cid}: direction {direction}, number {number}, symbol {symbol} (Enter locks)"
+        why = self._reasons.get(cid)
+        refused = f"; refused: {why}" if why and self._controller(cid).led == LedMode.BLINK else ""
+        return f"keyboard: {cid}: direction {direction}, number {number}, symbol {symbol} (Enter locks){refused}"
+
+    def played_by_bots(self, controller_ids: set[str]) -> None:
+        self.bot_held = set(controller_ids)
 
     def tell(self, controller_id: str, message: str) -> None:
-        """A refusal's reason, on a line the next key erases (the next player must not read it)."""
-        self._say(f"{ERASE}keyboard: {controller_id}: {message}", end="")
+        """A secret choice's refusal reason: ``p`` shows it with the wheels, on the line the next key
+        erases (the next player in the hot seat must not read it)."""
+        self._reasons[controller_id] = message
 
     def set_led(self, controller_id: str, mode: LedMode) -> None:
         """The lock light, as the players at the keyboard see it: said when it comes on or blinks."""
@@ -150,7 +175,7 @@ class KeyboardBackend(SimBackend):
         super().set_led(controller_id, mode)
         mode = LedMode(mode)
         if mode != before and mode in (LedMode.ON, LedMode.BLINK):
-            word = "locked (its light is on)" if mode is LedMode.ON else "refused (its light blinks)"
+            word = "locked (its light is on)" if mode is LedMode.ON else "refused (its light blinks; p says why)"
             self._say(f"{ERASE}keyboard: {controller_id} {word}\n")
 
     def _say(self, text: str, end: str = "") -> None:

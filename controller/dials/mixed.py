@@ -50,11 +50,8 @@ class MixedBackend(ControllerBackend):
     def _forward(self, part: ControllerBackend) -> None:
         while not self._stop.is_set():
             event = part.get_event(0.1)
-            if event is None:
-                continue
-            with self._lock:
-                self._states[event.controller_id] = event.state
-            self._queue.put(event)
+            if event is not None:
+                self._queue.put(event)
 
     def _close(self) -> None:
         self._stop.set()
@@ -82,6 +79,10 @@ class MixedBackend(ControllerBackend):
 
     def tell(self, controller_id: str, message: str) -> None:
         self.part(controller_id).tell(controller_id, message)
+
+    def played_by_bots(self, controller_ids: set[str]) -> None:
+        for part in self.parts.values():
+            part.played_by_bots(controller_ids)
 
     def drivable(self, controller_id: str) -> bool:
         part = self.parts.get(self.route.get(controller_id, ""))

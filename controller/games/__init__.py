@@ -64,7 +64,6 @@ def _load() -> None:
     global _loaded
     if _loaded:
         return
-    _loaded = True
     for name in _modules():
         try:
             module = importlib.import_module(name)
@@ -77,6 +76,7 @@ def _load() -> None:
         if not isinstance(spec, GameSpec):
             raise SpecError(f"the game module {name} must define GAME = GameSpec(...)")
         register(spec)
+    _loaded = True
 
 
 def games() -> list[GameSpec]:

@@ -61,6 +61,9 @@ class WheelPlay(ABC):
     #: What a player is told when the engine refuses a press, by rule; worded so that the rest of
     #: the table learns as little as possible about the refused choice.
     REFUSALS: ClassVar[Mapping[str, str]] = {}
+    #: What everybody is told when a secret choice is refused (the reason goes to that seat alone): the
+    #: rules such a choice must keep, the same whatever the choice was.
+    SECRET_REFUSAL_HINT: ClassVar[str] = ""
 
     def __init__(self, game: Game[Any], bot: type[Bot] | None = None) -> None:
         self.game = game

@@ -7,7 +7,7 @@ Every mistake is reported with the file and the key, e.g.
 Example file (for a game played on the wheels; ``bitbox play --help`` lists the games)::
 
     [game]
-    name = "pixoid"
+    name = "NAME"                            # a game's name, as ``bitbox play --help`` lists them
     seed = 7
     options = { players = 4, short_game = false }
 

@@ -8,6 +8,7 @@ thread runs it (a ``_cmd_<name>`` method) the next time it handles its queue, th
 from __future__ import annotations
 
 import concurrent.futures
+import json
 import logging
 import queue
 from typing import Any
@@ -42,9 +43,15 @@ def revealed_length(name: str, options: dict[str, Any], seed: int, actions: list
 
 def public_save(store: GameStore, game_id: int) -> dict[str, Any]:
     """A stored game as a save file without any action still secret (see :func:`revealed_length`)."""
+    from controller.games import EXTRA_GAMES_ENV, UnknownGameError
+
     stored = store.game(game_id)
     data = store.save_data(game_id)
-    keep = revealed_length(stored.game, stored.options, stored.seed, [tuple(a) for a in data["actions"]])
+    try:
+        keep = revealed_length(stored.game, stored.options, stored.seed, [tuple(a) for a in data["actions"]])
+    except UnknownGameError:
+        raise SessionError(f"game #{game_id} is a game of {stored.game!r}, which this installation does not know; "
+                           f"add its module to {EXTRA_GAMES_ENV} to export it") from None
     data["actions"] = data["actions"][:keep]
     return data
 
@@ -64,7 +71,7 @@ class GameLoop:
         self._pending: list[dict[str, Any]] = []
         self._seq = 0
         self._dirty = False
-        self._published_state: dict[str, Any] | None = None
+        self._published_text: str | None = None
 
     # ---- stopping ----------------------------------------------------------------------------
 
@@ -136,10 +143,32 @@ class GameLoop:
         self._dirty = False
         events, self._pending = self._pending, []
         state = self.public_state()
-        if not events and state == self._published_state and self.hub.latest is not None:
+        text = json.dumps(state, sort_keys=True, default=repr)
+        if not events and text == self._published_text and self.hub.latest is not None:
             return self.hub.latest
-        self._published_state = state
+        self._published_text = text
         return self.hub.publish({"type": "state", "state": state, "events": events})
+
+    def _discard_secrets(self, game_id: int) -> None:
+        """Drop the stored actions still secret (locked, not revealed) of a game that stops here: an
+        aborted game is never exported, corrected or resumed with anyone's secret in it."""
+        from controller.games import UnknownGameError
+
+        stored = self.store.game(game_id)
+        actions = self.store.actions(game_id)
+        try:
+            keep = revealed_length(stored.game, stored.options, stored.seed, actions)
+        except UnknownGameError:
+            return     # a game this service does not know: left as it is (it cannot be exported either)
+        if keep < len(actions):
+            self.store.truncate(game_id, keep)
+
+    def _abort_unfinished(self) -> None:
+        """Before a new game: the one left unfinished in the log is aborted, its secrets dropped."""
+        old = self.store.unfinished()
+        if old is not None:
+            self._discard_secrets(old.id)
+            self.store.set_status(old.id, "aborted")
 
     def _cmd_games(self, payload: dict[str, Any]) -> dict[str, Any]:
         return {"games": [

@@ -238,20 +238,11 @@ def phone_address(config: ServiceConfig) -> str:
     """The address phones on the network reach the dashboard at: the configured one, or for a
     dashboard listening on every interface this machine's network address (its ``.local`` name,
     which Raspberry Pi OS announces, when no other address is known)."""
-    import socket
+    from controller.service.web.guard import lan_address
 
     if config.host not in ("0.0.0.0", "::", ""):
         return config.host
-    name = socket.gethostname()
-    try:
-        infos = socket.getaddrinfo(name, None, socket.AF_INET)
-    except OSError:
-        infos = []
-    for info in infos:
-        address = str(info[4][0])
-        if not address.startswith("127."):
-            return address
-    return f"{name}.local"
+    return lan_address()
 
 
 def print_join_codes(server: Any, config: ServiceConfig, out: TextIO) -> None:

@@ -19,7 +19,12 @@ import hmac
 import re
 import secrets
 import threading
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
+
+#: Seconds a seat's phone may be gone (a screen locking, the Wi-Fi dropping) before another phone
+#: may take the seat over without the referee.
+TAKE_OVER_AFTER = 20.0
 
 #: A controller id a cookie can be named after.
 _SAFE_ID = re.compile(r"^[A-Za-z0-9_-]{1,32}$")
@@ -42,6 +47,10 @@ class Seat:
     streams: int = 0
     #: The phone whose wheel turns set the controller's current positions.
     author: str | None = None
+    #: When the holder's last page closed (the clock's time).
+    left_at: float = float("-inf")
+    #: Played by a bot, which holds the controller itself: no phone may join it.
+    bot: bool = False
 
 
 def cookie_name(controller_id: str) -> str:
@@ -52,7 +61,7 @@ def cookie_name(controller_id: str) -> str:
 class SeatRegistry:
     """The seats of the controllers played on phones, bound by codes derived from ``token``."""
 
-    def __init__(self, token: str, controllers: Sequence[str]) -> None:
+    def __init__(self, token: str, controllers: Sequence[str], clock: Callable[[], float] = time.monotonic) -> None:
         bad = [cid for cid in controllers if not _SAFE_ID.match(cid)]
         if bad:
             raise ValueError(f"controller id(s) {', '.join(map(repr, bad))} cannot be played on phones: "
@@ -60,6 +69,7 @@ class SeatRegistry:
         self._key = hashlib.sha256(b"bitbox seats\0" + token.encode()).digest()
         self._seats = {cid: Seat(cid) for cid in controllers}
         self._lock = threading.Lock()
+        self.clock = clock
 
     # ---- codes and cookies --------------------------------------------------------------------
 
@@ -83,7 +93,7 @@ class SeatRegistry:
             return None
         device, _, signature = cookie.partition(".")
         expected = self._sign(f"device:{controller_id}:{device}")
-        return device if hmac.compare_digest(signature, expected) else None
+        return device if hmac.compare_digest(signature.encode(), expected.encode()) else None
 
     def _seat(self, controller_id: str) -> Seat:
         try:
@@ -100,16 +110,19 @@ class SeatRegistry:
         The phone already holding the seat keeps it (a reload); another phone takes it only when the
         holder has no page open."""
         seat = self._seat(controller_id)
-        if not hmac.compare_digest(code, self.join_code(controller_id)):
+        if not hmac.compare_digest(code.encode(), self.join_code(controller_id).encode()):
             raise SeatError(403, f"this is not the join code of seat {controller_id}: scan the code the "
                                  "dashboard shows for it")
         device = self._device_of(controller_id, cookie)
         with self._lock:
+            if seat.bot:
+                raise SeatError(409, f"a bot plays seat {controller_id}; ask the referee for a seat of your own")
             if device is not None and device == seat.holder:
                 return self._cookie(controller_id, device)
-            if seat.holder is not None and seat.streams > 0:
-                raise SeatError(409, f"another phone holds seat {controller_id}: it can be taken over once "
-                                     "that phone has left, or when the referee frees the seat")
+            if seat.holder is not None and not self._free(seat):
+                raise SeatError(409, f"another phone holds seat {controller_id}: it can be taken over "
+                                     f"{TAKE_OVER_AFTER:g} s after that phone has left, or when the referee "
+                                     "frees the seat")
             device = secrets.token_hex(8)
             seat.holder, seat.streams = device, 0
             return self._cookie(controller_id, device)
@@ -131,7 +144,28 @@ class SeatRegistry:
         """The referee frees the seat: its phone's cookie stops working, the next join takes it."""
         seat = self._seat(controller_id)
         with self._lock:
-            seat.holder, seat.streams = None, 0
+            seat.holder, seat.streams, seat.left_at = None, 0, float("-inf")
+
+    def set_bot(self, controller_id: str, bot: bool) -> None:
+        """Whether a bot plays the seat (then no phone may join it, and its code is not shown)."""
+        with self._lock:
+            self._seat(controller_id).bot = bot
+
+    def _free(self, seat: Seat) -> bool:
+        """Whether a phone may join ``seat`` now: nobody holds it, or its phone has been gone a while."""
+        if seat.bot:
+            return False
+        return seat.holder is None or (seat.streams == 0 and self.clock() - seat.left_at >= TAKE_OVER_AFTER)
+
+    def joinable(self, controller_id: str) -> bool:
+        """Whether the seat's code may be shown: a phone could join it now."""
+        with self._lock:
+            return self._free(self._seat(controller_id))
+
+    def holds(self, controller_id: str, device: str) -> bool:
+        """Whether ``device`` still holds the seat (the referee may have freed it since)."""
+        with self._lock:
+            return self._seat(controller_id).holder == device
 
     # ---- connections ------------------------------------------------------------------------------
 
@@ -151,7 +185,9 @@ class SeatRegistry:
             if device != seat.holder:
                 return False
             seat.streams = max(0, seat.streams - 1)
-            return seat.streams == 0
+            if seat.streams == 0:
+                seat.left_at = self.clock()
+            return seat.streams == 0 and not seat.bot
 
     def attended(self, controller_id: str) -> bool:
         with self._lock:
@@ -165,8 +201,7 @@ class SeatRegistry:
     def may_read_wheels(self, controller_id: str, device: str) -> bool:
         """Whether ``device`` set the wheels it would read (a phone that took the seat over did not)."""
         with self._lock:
-            seat = self._seat(controller_id)
-            return seat.author is None or seat.author == device
+            return self._seat(controller_id).author == device
 
     def seats(self) -> list[str]:
         return list(self._seats)

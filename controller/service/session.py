@@ -34,10 +34,10 @@ from controller.dials.backend import ControllerBackend, ControllerError
 from controller.dials.state import ControllerEvent, ControllerState, EventKind, LedMode
 from controller.engines import Event, Game, RuleError
 from controller.games import SpecError, UnknownGameError, game as game_spec
-from controller.games.wheels import Refused, WheelPlay
+from controller.games.wheels import TURNING, Refused, WheelPlay
 from controller.service.config import PlayerConfig, ServiceConfig
 from controller.service.hub import Hub
-from controller.service.loop import GameLoop, SessionError, revealed_length
+from controller.service.loop import GameLoop, SessionError
 from controller.service.store import GameStore, StoredGame
 
 log = logging.getLogger(__name__)
@@ -137,12 +137,9 @@ class Session(GameLoop):
         play = self._wheels(game)
         players = self._check_players(config.players, game)
         pieces = self._check_pieces(config.pieces, play, players)
-        old = self.store.unfinished()
-        if old is not None:
-            self._discard_secrets(old.id)
-            self.store.set_status(old.id, "aborted")
-        # Bots draw from the game's seed when it was chosen (a demo replays the same game), else from
-        # the system's random source; either way it is kept in the private event log for a resume.
+        self._abort_unfinished()
+        # Bots draw from the system's random source, unless the configuration fixes what they draw
+        # from (a demo replays the same game); it is kept in the private event log for a resume.
         salt = config.bot_salt if config.bot_salt is not None else secrets.randbits(63)
         self.game_id = self.store.new_game(game.NAME, game.options.to_dict(), game.seed,
                                            {**config.setup_dict(), "players": [dataclasses.asdict(p) for p in players],
@@ -240,10 +237,11 @@ class Session(GameLoop):
         self.controllers = {cid: ControllerStatus(cid, piece) for piece, cid in enumerate(pieces)}
         self.seat_hubs = {cid: self.seat_hubs.get(cid) or Hub() for cid in pieces}
         held = set(self.backend.page_held()) if self.backend is not None else set()
-        for piece, cid in enumerate(pieces):
+        if self.backend is not None:
+            self.backend.played_by_bots({cid for cid in pieces if self.bot_held(cid)})
+        for cid in pieces:
             # A controller held by a page (a phone): a bot holds its own, no page needed.
-            if cid in held and self._driven(piece) and all(
-                    self.players[s].bot for s in play.seats_of(piece) if s < len(self.players)):
+            if cid in held and self.bot_held(cid):
                 self.backend.attach(cid)  # type: ignore[union-attr]
         if self.backend is not None:
             for cid, state in self.backend.states().items():
@@ -353,6 +351,13 @@ class Session(GameLoop):
         if press is not None:
             self._submit(press.seat, press.action, status)
 
+    def bot_held(self, cid: str) -> bool:
+        """Whether a bot holds controller ``cid`` itself (every seat that may use it is a bot's)."""
+        status, play = self.controllers.get(cid), self.play
+        if status is None or play is None or not self._driven(status.piece):
+            return False
+        return all(self.players[s].bot for s in play.seats_of(status.piece) if s < len(self.players))
+
     def bot_holds(self, seat: int, piece: int) -> bool:
         """Whether a bot plays ``piece`` for ``seat`` without its controller (a person's press is refused)."""
         return self.players[seat].bot and not self._driven(piece)
@@ -363,11 +368,25 @@ class Session(GameLoop):
             self._bot_keys.discard(key)  # a bot whose press was refused tries again
         status.refused = True
         status.reason = reason
-        if self.backend is not None:
-            self.backend.tell(status.controller_id, reason)
-        self._note(f"{self._controller_label(status.controller_id)} is not locked: its press was refused "
-                   "(the reason is shown to that seat only)", "refused",
-                   {"controller": status.controller_id, "piece": status.piece})
+        label = self._controller_label(status.controller_id)
+        if not self._choosing_in_secret(status.piece) or reason in (TURNING, self.paused_message()):
+            text = f"{label} refused: {reason}"
+        else:
+            # Why a secret choice was refused narrows it down: that seat alone is told.
+            if self.backend is not None:
+                self.backend.tell(status.controller_id, reason)
+            hint = self.play.SECRET_REFUSAL_HINT if self.play is not None else ""
+            text = f"{label} is not locked: its press was refused ({hint or 'the reason is shown to that seat only'})"
+        self._note(text, "refused", {"controller": status.controller_id, "piece": status.piece})
+
+    def _choosing_in_secret(self, piece: int) -> bool:
+        """Whether the seat of ``piece`` is choosing an action that stays secret until a reveal."""
+        game, play = self.game, self.play
+        if game is None or play is None:
+            return False
+        seats = [s for s in game.current_players() if s >= 0 and piece in
+                 {play.piece_of(s, a) for a in game.legal_actions(s)[:64]}]
+        return any(play.locks(s, a) is not None for s in seats for a in game.legal_actions(s)[:1])
 
     # ---- deciding ----------------------------------------------------------------------------
 
@@ -578,15 +597,6 @@ class Session(GameLoop):
         self._after_change()
         return {"aborted": self.game_id}
 
-    def _discard_secrets(self, game_id: int) -> None:
-        """Drop the stored actions still secret (locked, not revealed) of a game that stops here: an
-        aborted game is never exported, corrected or resumed with anyone's secret in it."""
-        stored = self.store.game(game_id)
-        actions = self.store.actions(game_id)
-        keep = revealed_length(stored.game, stored.options, stored.seed, actions)
-        if keep < len(actions):
-            self.store.truncate(game_id, keep)
-
     def _cmd_start(self, payload: dict[str, Any]) -> dict[str, Any]:
         if self.status == "playing" and self.game is not None and not self.game.is_over() and not payload.get("replace"):
             raise SessionError(f"game #{self.game_id} is still being played; abort it first or send \"replace\": true")
@@ -596,8 +606,8 @@ class Session(GameLoop):
                 raise ValueError("\"options\" must be an object of game options")
             config.options = payload["options"]
         if "seed" in payload:
-            if type(payload["seed"]) is not int:
-                raise ValueError("\"seed\" must be a whole number")
+            if type(payload["seed"]) is not int or not -(2**63) <= payload["seed"] < 2**63:
+                raise ValueError("\"seed\" must be a whole number that fits in 64 bits")
             config.seed = payload["seed"]
         if "players" in payload:
             players = payload["players"]
@@ -615,7 +625,7 @@ class Session(GameLoop):
         self.config = config
         try:
             self.start_new()
-        except SessionError:
+        except Exception:
             self.config = previous
             raise
         return {"started": self.game_id}

@@ -154,9 +154,7 @@ class TableSession(GameLoop):
         except (KeyError, ValueError) as exc:
             raise SessionError(f"cannot start {self.spec.name}: {exc.args[0] if exc.args else exc}") from None
         players = self._check_players(self.setup.players, game)
-        old = self.store.unfinished()
-        if old is not None:
-            self.store.set_status(old.id, "aborted")
+        self._abort_unfinished()
         self.game_id = self.store.new_game(game.NAME, game.options.to_dict(), game.seed,
                                            {"players": [dataclasses.asdict(p) for p in players], "table": self.layout.name})
         self._install(game, players)

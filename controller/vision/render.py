@@ -8,7 +8,7 @@ drawn from ``Scene.seed``, so a scene renders the same image every time.
 
 Typical uses::
 
-    scene = Scene(layout=load_layout("memodixe"), dice=[Die(120, 120, top=5)], camera=CameraSpec(560))
+    scene = Scene(layout=load_layout(mat), dice=[Die(120, 120, top=5)], camera=CameraSpec(560))  # mat: a layout name
     out = render(scene)                      # out.image (BGR), out.camera, out.truth[0].top_center_px
     crop = render_die_crop(3, px=64)         # one die seen from above, for face-reader tests
     scene = random_scene(load_layout(mat), n_dice=20, seed=7, temples=True)   # mat: a layout's name

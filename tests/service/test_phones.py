@@ -12,7 +12,7 @@ import pytest
 
 from controller.dials.state import DIRECTIONS
 from controller.paths import PROJECT_ROOT
-from controller.service.seats import SeatError, SeatRegistry, cookie_name
+from controller.service.seats import TAKE_OVER_AFTER, SeatError, SeatRegistry, cookie_name
 
 from .conftest import CONTROLLERS, wait_for
 
@@ -121,27 +121,47 @@ def test_a_second_phone_takes_a_seat_only_once_the_first_has_gone_or_is_freed(ph
     assert seats(phones)["blue"] is None, "a held seat's code is not shown"
     stream.close()
     wait_for(lambda: not phones.controller("blue")["connected"], what="blue unplugged")
-    status, second = join(phones, links["blue"])
-    assert status == 303 and second
-    assert get(phones, "/api/seat/blue", first)[0] == 403, "the first phone lost the seat"
+    assert join(phones, links["blue"])[0] == 409, "a phone gone a moment (a screen locking) keeps its seat"
     assert phones.http("POST", "/api/seats/blue/free", "{}", headers={"Content-Type": "application/json"})[0] == 401
     status, _ = phones.http("POST", "/api/seats/blue/free", "{}", headers={
         "Content-Type": "application/json", "Authorization": f"Bearer {phones.token}"})
     assert status == 200
-    assert get(phones, "/api/seat/blue", second)[0] == 403
+    status, second = join(phones, links["blue"])
+    assert status == 303 and second
+    assert get(phones, "/api/seat/blue", first)[0] == 403, "the first phone lost the seat"
+    assert get(phones, "/api/seat/blue", second)[0] == 200
 
 
-def test_a_phone_that_took_a_seat_over_does_not_learn_the_locked_program(phones):
-    """A locked program stays secret from a phone that takes the seat over until the reveal."""
-    registry = SeatRegistry("a" * 32, ["red"])
+def test_a_seat_left_long_enough_is_taken_over_and_hides_the_locked_program():
+    """After TAKE_OVER_AFTER seconds without its phone a seat can be taken over; the new phone does
+    not learn the wheels the first one set (a locked program stays secret until the reveal)."""
+    clock = [0.0]
+    registry = SeatRegistry("a" * 32, ["red"], clock=lambda: clock[0])
     cookie = registry.join("red", registry.join_code("red"))
     device = registry.device("red", cookie)
+    assert registry.opened("red", device)
     registry.turned_by("red", device)
     assert registry.may_read_wheels("red", device)
-    other = registry.join("red", registry.join_code("red"))          # the first phone has no page open
+    assert registry.closed("red", device)
+    with pytest.raises(SeatError) as early:
+        registry.join("red", registry.join_code("red"))
+    assert early.value.status == 409
+    clock[0] += TAKE_OVER_AFTER
+    other = registry.join("red", registry.join_code("red"))
     with pytest.raises(SeatError):
         registry.device("red", cookie)
     assert not registry.may_read_wheels("red", registry.device("red", other))
+
+
+def test_no_phone_joins_a_seat_a_bot_plays(table_factory):
+    table = table_factory(web=True, backend="phone", bots=(2, 3))
+    links = seats(table)
+    assert links["green"] is None and links["yellow"] is None and links["red"]
+    registry = SeatRegistry(table.token, CONTROLLERS)   # the same codes: derived from the same token
+    status, cookie = join(table, registry.join_path("green"))
+    assert status == 409 and cookie is None
+    wait_for(lambda: table.controller("green")["connected"], what="the bot's own controller plugged in")
+    assert get(table, "/api/seat/green", None)[0] == 401
 
 
 @pytest.mark.browser

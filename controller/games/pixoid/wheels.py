@@ -28,6 +28,9 @@ class PixoidWheels(WheelPlay):
         "wall-ahead": "that arrow points into a wall right against your cube: choose another direction",
     }
 
+    SECRET_REFUSAL_HINT = ("a program is an arrow up, down, left or right, not into a wall right against "
+                           "the cube, and a distance from 1 to 9; the wheels show what was dialled")
+
     game: PixoidGame
 
     def pieces(self) -> int:

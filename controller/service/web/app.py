@@ -22,7 +22,7 @@ The table routes answer 404 when the console is refereeing a game without a tabl
 controllers are players' phones (the ``phone`` backend), the seats' routes of
 :mod:`controller.service.web.seats` are added: joining a seat by its code, its page and its API.
 
-Every error is JSON ``{"error": "what was wrong"}`` with a 4xx status.
+Every error is JSON ``{"error": "what was wrong"}`` with a 4xx status (503 while the loop cannot answer).
 """
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response, StreamingResponse
+from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
@@ -46,22 +46,18 @@ from controller.games import UnknownGameError
 from controller.games import game as game_spec
 from controller.service.auth import bearer, token_matches
 from controller.service.web.guard import REFEREE_COOKIE, Failures, Guard, machine_hosts
+from controller.service.web.sse import error as _error
+from controller.service.web.sse import stream
 from controller.service.hub import Hub
 
 STATIC_DIR = Path(__file__).with_name("static")
 
-#: Seconds between keep-alive comments on an idle event stream (proxies drop silent streams).
-KEEPALIVE = 15.0
 
 #: Largest request body the API reads.
 MAX_BODY = 64 * 1024
 
 #: The files a game's view folder may serve, with their content types; nothing else in it is served.
 VIEW_FILES = {"view.js": "text/javascript; charset=utf-8", "view.css": "text/css; charset=utf-8"}
-
-
-def _error(status: int, message: str) -> JSONResponse:
-    return JSONResponse({"error": message}, status_code=status)
 
 
 def create_app(session: Any, hub: Hub, token: str, command_timeout: float = 10.0,
@@ -95,26 +91,7 @@ def create_app(session: Any, hub: Hub, token: str, command_timeout: float = 10.0
         return Response(text, media_type="application/json", headers={"Cache-Control": "no-store"})
 
     async def events(request: Request) -> Response:
-        loop = asyncio.get_running_loop()
-        key, queue = hub.subscribe(loop)
-
-        async def stream() -> Any:
-            try:
-                yield "retry: 1000\n\n"
-                if hub.latest_text is not None:
-                    yield f"event: state\ndata: {hub.latest_text}\n\n"
-                while not closing.is_set():
-                    try:
-                        text = await asyncio.wait_for(queue.get(), KEEPALIVE)
-                    except asyncio.TimeoutError:
-                        yield ": keep-alive\n\n"
-                        continue
-                    yield f"event: state\ndata: {text}\n\n"
-            finally:
-                hub.unsubscribe(key)
-
-        headers = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
-        return StreamingResponse(stream(), media_type="text/event-stream", headers=headers)
+        return stream(hub, closing, "state")
 
     async def run_command(name: str, payload: dict[str, Any]) -> Response:
         if not session.has_command(name):

@@ -1,10 +1,10 @@
 """What every request to the dashboard passes through: the hosts it answers, cross-site requests,
 the referee's link, wrong-token guesses, and the headers that keep pages from being framed or sniffed.
 
-* **Host allowlist.** The service answers only the names and addresses it is reached by (its own
-  address, ``localhost``, the machine's name and ``.local`` name, its network addresses), so a web page
-  on another site cannot read the dashboard by pointing one of its own names at this machine (DNS
-  rebinding). ``BITBOX_ALLOWED_HOSTS`` adds names (comma-separated), for a reverse proxy.
+* **Host allowlist.** The service answers any IP address and only the names it is reached by
+  (``localhost``, the machine's name and ``.local`` name), so a web page on another site cannot read
+  the dashboard by pointing one of its own names at this machine (DNS rebinding needs a name).
+  ``BITBOX_ALLOWED_HOSTS`` adds names (comma-separated), for a reverse proxy.
 * **Cross-site requests.** A request that changes anything (POST) whose ``Origin`` is not the
   dashboard's own is refused, so a page elsewhere cannot make a referee's browser act.
 * **The referee's link.** ``?token=...`` in an address is exchanged once for an HttpOnly,
@@ -65,6 +65,32 @@ def machine_hosts(listen: str | None = None) -> set[str]:
     return names
 
 
+def lan_address() -> str:
+    """This machine's address for the other devices on its network: a non-loopback address of its
+    name, else its ``.local`` name (which Raspberry Pi OS announces)."""
+    name = socket.gethostname()
+    try:
+        infos = socket.getaddrinfo(name, None, socket.AF_INET)
+    except OSError:
+        infos = []
+    for info in infos:
+        address = str(info[4][0])
+        if not address.startswith("127."):
+            return address
+    return f"{name}.local"
+
+
+def is_address(host: str) -> bool:
+    """Whether ``host`` is an IP address rather than a name (a name is what DNS rebinding needs)."""
+    import ipaddress
+
+    try:
+        ipaddress.ip_address(host)
+    except ValueError:
+        return False
+    return True
+
+
 def host_name(header: str) -> str:
     """``example:8080`` -> ``example``; ``[::1]:8080`` -> ``::1``."""
     header = header.strip().lower()
@@ -107,7 +133,7 @@ class Guard:
             return
         headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", [])}
         host = headers.get("host", "")
-        if host_name(host) not in self.hosts:
+        if host_name(host) not in self.hosts and not is_address(host_name(host)):
             await _json(send, 400, "this dashboard is not served under that name; open it by the address "
                                    "the service printed")
             return

@@ -28,15 +28,17 @@ from pathlib import Path
 from typing import Any
 
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, RedirectResponse, Response, StreamingResponse
+from starlette.responses import FileResponse, JSONResponse, RedirectResponse, Response
 from starlette.routing import Route
 
 from controller.dials.backend import ControllerError
 from controller.dials.state import WHEEL_POSITIONS
 from controller.service.seats import SeatError, SeatRegistry, cookie_name
+from controller.service.web.guard import lan_address
+from controller.service.web.sse import error as _error
+from controller.service.web.sse import stream
 
 STATIC_DIR = Path(__file__).with_name("static")
-KEEPALIVE = 15.0
 
 #: Seconds a join cookie lasts: a long evening of games.
 COOKIE_AGE = 12 * 3600
@@ -45,14 +47,15 @@ Denied = Callable[[Request], Response | None]
 ReadJson = Callable[[Request], Awaitable[dict[str, Any] | Response]]
 
 
-def _error(status: int, message: str) -> JSONResponse:
-    return JSONResponse({"error": message}, status_code=status)
-
-
 def seat_routes(session: Any, registry: SeatRegistry, closing: asyncio.Event, authorised: Denied,
                 read_json: ReadJson) -> list[Route]:
     """The routes above for ``session``, whose backend's controllers are held by pages."""
     backend = session.backend
+
+    def sync_bots() -> None:
+        """The seats bots play now (a new game may seat them elsewhere): no phone joins those."""
+        for cid in registry.seats():
+            registry.set_bot(cid, session.bot_held(cid))
 
     def holder(request: Request) -> tuple[str, str]:
         cid = request.path_params["seat"]
@@ -70,6 +73,7 @@ def seat_routes(session: Any, registry: SeatRegistry, closing: asyncio.Event, au
 
     async def join(request: Request) -> Response:
         cid, code = request.path_params["seat"], request.path_params["code"]
+        sync_bots()
         try:
             cookie = registry.join(cid, code, request.cookies.get(cookie_name(cid)))
         except SeatError as exc:
@@ -98,34 +102,21 @@ def seat_routes(session: Any, registry: SeatRegistry, closing: asyncio.Event, au
         try:
             cid, device = holder(request)
             hub = session.seat_hubs[cid]
-            first = registry.opened(cid, device)
         except SeatError as exc:
             return _error(exc.status, str(exc))
         except KeyError:
             return _error(503, "the game loop has not published anything yet; try again in a moment")
-        if first:
-            backend.attach(cid)
-        key, queue = hub.subscribe(asyncio.get_running_loop())
 
-        async def stream() -> Any:
-            try:
-                yield "retry: 1000\n\n"
-                if hub.latest_text is not None:
-                    yield f"event: seat\ndata: {private(cid, device, hub.latest_text)}\n\n"
-                while not closing.is_set():
-                    try:
-                        text = await asyncio.wait_for(queue.get(), KEEPALIVE)
-                    except asyncio.TimeoutError:
-                        yield ": keep-alive\n\n"
-                        continue
-                    yield f"event: seat\ndata: {private(cid, device, text)}\n\n"
-            finally:
-                hub.unsubscribe(key)
-                if registry.closed(cid, device):
-                    backend.detach(cid)
+        def opened() -> None:
+            if registry.opened(cid, device):
+                backend.attach(cid)
 
-        return StreamingResponse(stream(), media_type="text/event-stream",
-                                 headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+        def closed() -> None:
+            if registry.closed(cid, device):
+                backend.detach(cid)
+
+        return stream(hub, closing, "seat", lambda text: private(cid, device, text), opened, closed,
+                      alive=lambda: registry.holds(cid, device))
 
     async def wheel(request: Request) -> Response:
         try:
@@ -162,10 +153,12 @@ def seat_routes(session: Any, registry: SeatRegistry, closing: asyncio.Event, au
         return JSONResponse({"ok": True})
 
     async def seats(request: Request) -> Response:
+        sync_bots()
         out = []
         for cid in registry.seats():
-            attended = registry.attended(cid)
-            out.append({"id": cid, "attended": attended, "join": None if attended else registry.join_path(cid)})
+            joinable = registry.joinable(cid)
+            out.append({"id": cid, "attended": registry.attended(cid), "bot": session.bot_held(cid),
+                        "join": registry.join_path(cid) if joinable else None})
         return JSONResponse({"seats": out}, headers={"Cache-Control": "no-store"})
 
     async def qr(request: Request) -> Response:
@@ -176,9 +169,13 @@ def seat_routes(session: Any, registry: SeatRegistry, closing: asyncio.Event, au
             path = registry.join_path(cid)
         except SeatError as exc:
             return _error(exc.status, str(exc))
-        if registry.attended(cid):
-            return _error(409, f"a phone holds seat {cid}; its code is shown again when it leaves")
-        url = str(request.base_url).rstrip("/") + path
+        sync_bots()
+        if not registry.joinable(cid):
+            return _error(409, f"seat {cid} is held by a phone or played by a bot; its code is shown when it is free")
+        base = request.base_url
+        if base.hostname in ("127.0.0.1", "localhost", "::1"):
+            base = base.replace(hostname=lan_address())  # the phones are not this machine
+        url = str(base).rstrip("/") + path
         out = io.BytesIO()
         segno.make(url, error="m").save(out, kind="svg", scale=4, border=2, dark="#000", light="#fff")
         return Response(out.getvalue(), media_type="image/svg+xml", headers={"Cache-Control": "no-store"})
@@ -192,7 +189,8 @@ def seat_routes(session: Any, registry: SeatRegistry, closing: asyncio.Event, au
             registry.free(cid)
         except SeatError as exc:
             return _error(exc.status, str(exc))
-        backend.detach(cid)
+        if not session.bot_held(cid):
+            backend.detach(cid)
         return JSONResponse({"freed": cid})
 
     return [

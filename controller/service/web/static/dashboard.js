@@ -312,9 +312,8 @@ function connect() {
   });
 }
 
+// A link carrying the token was already exchanged for a cookie by the server: the box is for typing it.
 function setupReferee() {
-  const given = new URLSearchParams(location.search).get("token");
-  if (given) $("table-token").value = given;
   for (const button of document.querySelectorAll("#referee button[data-command]")) {
     button.addEventListener("click", () => post(`/api/game/${button.dataset.command}`, JSON.parse(button.dataset.body || "{}")));
   }
