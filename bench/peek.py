@@ -27,28 +27,18 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+from service import serve, wait_for  # noqa: E402
 
 from controller.dials.factory import open_backend  # noqa: E402
 from controller.dials.state import DIRECTIONS  # noqa: E402
 from controller.engines.pixoid import PixoidBot  # noqa: E402
 from controller.service.config import PlayerConfig, ServiceConfig  # noqa: E402
-from controller.service.hub import Hub  # noqa: E402
-from controller.service.session import Session, _bot_seed  # noqa: E402
-from controller.service.store import GameStore  # noqa: E402
-from controller.service.web import WebServer, create_app  # noqa: E402
+from controller.service.session import _bot_seed  # noqa: E402
 
 CONTROLLERS = ["red", "blue", "green", "yellow"]
 TOKEN = "bench-secrets-token-000"
-
-
-def wait_for(predicate: Any, timeout: float = 10.0) -> Any:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = predicate()
-        if value:
-            return value
-        time.sleep(0.005)
-    raise TimeoutError("bench: a condition was not met in time")
 
 
 class Live:
@@ -62,15 +52,7 @@ class Live:
         self.backend: Any = open_backend("sim", controllers=list(CONTROLLERS))
         self.backend.start()
         wait_for(lambda: all(s.connected for s in self.backend.states().values()))
-        self.store = GameStore(self.config.db_path())
-        self.hub = Hub()
-        self.session = Session(self.config, self.backend, self.store, self.hub)
-        self.session.start_new()
-        self.session.publish()
-        self.thread = threading.Thread(target=self.session.run, kwargs={"until_over": False}, daemon=True)
-        self.thread.start()
-        self.server = WebServer(create_app(self.session, self.hub, TOKEN), "127.0.0.1", 0)
-        self.server.start()
+        serve(self, self.config, self.backend, TOKEN)
         parts = urllib.parse.urlsplit(self.server.url)
         self.host, self.port = parts.hostname, parts.port
 

@@ -26,15 +26,11 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from service import CHROMIUM, FLAGS, lock_to_screen, percentile, wait_for  # noqa: E402
+from service import CHROMIUM, FLAGS, lock_to_screen, percentile, serve, wait_for  # noqa: E402
 
 from controller.dials.factory import open_backend  # noqa: E402
 from controller.dials.state import DIRECTIONS  # noqa: E402
 from controller.service.config import PlayerConfig, ServiceConfig  # noqa: E402
-from controller.service.hub import Hub  # noqa: E402
-from controller.service.session import Session  # noqa: E402
-from controller.service.store import GameStore  # noqa: E402
-from controller.service.web import WebServer, create_app  # noqa: E402
 
 CONTROLLERS = ["red", "blue", "green", "yellow"]
 TOKEN = "bench-token-0000"
@@ -49,17 +45,7 @@ class PhoneTable:
                                     pieces=list(CONTROLLERS), bot_delay=0.0, turn_pause=0.0, db=folder / "g.db")
         self.backend: Any = open_backend("phone", controllers=list(CONTROLLERS))
         self.backend.start()
-        self.store = GameStore(self.config.db_path())
-        self.hub = Hub()
-        self.session = Session(self.config, self.backend, self.store, self.hub)
-        self.session.start_new()
-        self.session.publish()
-        import threading
-
-        self.thread = threading.Thread(target=self.session.run, kwargs={"until_over": False}, daemon=True)
-        self.thread.start()
-        self.server = WebServer(create_app(self.session, self.hub, TOKEN), "127.0.0.1", 0)
-        self.server.start()
+        serve(self, self.config, self.backend, TOKEN)
         self.url = self.server.url.rstrip("/")
 
     def state(self) -> dict[str, Any]:

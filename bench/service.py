@@ -55,6 +55,23 @@ def wait_for(predicate: Any, timeout: float = 10.0) -> Any:
     raise TimeoutError("bench: a condition was not met in time")
 
 
+def serve(owner: Any, config: ServiceConfig, backend: Any, token: str, before_start: Any = None) -> None:
+    """Start the real event log, hub, game loop (in a thread) and web server for ``config`` on
+    ``owner`` (as its ``store``, ``hub``, ``session``, ``thread``, ``server``); ``before_start`` runs
+    once the session exists, before its game starts."""
+    owner.store = GameStore(config.db_path())
+    owner.hub = Hub()
+    owner.session = Session(config, backend, owner.store, owner.hub)
+    if before_start is not None:
+        before_start()
+    owner.session.start_new()
+    owner.session.publish()
+    owner.thread = threading.Thread(target=owner.session.run, kwargs={"until_over": False}, daemon=True)
+    owner.thread.start()
+    owner.server = WebServer(create_app(owner.session, owner.hub, token), "127.0.0.1", 0)
+    owner.server.start()
+
+
 def percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     index = min(len(ordered) - 1, max(0, round(q / 100 * (len(ordered) - 1))))
@@ -81,10 +98,12 @@ class Table:
             self.backend = open_backend("sim", controllers=list(CONTROLLERS))
             self.backend.start()
             wait_for(lambda: all(s.connected for s in self.backend.states().values()))
-        self.store = GameStore(self.config.db_path())
-        self.hub = Hub()
-        self.session = Session(self.config, self.backend, self.store, self.hub)
         self.press_times: list[float] = []  # wall-clock times at which presses were read
+        self.total_turns = 0
+        serve(self, self.config, self.backend, TOKEN, before_start=self._spy)
+
+    def _spy(self) -> None:
+        """Note when each press is read, and count the resolved turns."""
         offset = time.time() - time.monotonic()
         original = self.session._on_controller_event
 
@@ -94,14 +113,7 @@ class Table:
             original(event)
 
         self.session._on_controller_event = spy  # type: ignore[method-assign]
-        self.total_turns = 0
         self.session.turn_listeners.append(self._count)
-        self.session.start_new()
-        self.session.publish()
-        self.thread = threading.Thread(target=self.session.run, kwargs={"until_over": False}, daemon=True)
-        self.thread.start()
-        self.server = WebServer(create_app(self.session, self.hub, TOKEN), "127.0.0.1", 0)
-        self.server.start()
 
     def _count(self, session: Session) -> None:
         self.total_turns += 1

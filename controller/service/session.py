@@ -683,20 +683,7 @@ class Session(GameLoop):
         }
         if game is None or play is None:
             return {**state, "game": None}
-        controllers = []
-        for cid, status in self.controllers.items():
-            owner = play.owner(status.piece)
-            controllers.append({
-                "id": cid,
-                "piece": status.piece,
-                "colour": self.piece_name(status.piece),
-                "owner": owner,
-                "owner_name": self.seat_name(owner) if owner is not None else None,
-                "connected": status.connected,
-                "locked": status.piece in self.locked,
-                "refused": status.refused,
-                "message": status.message,
-            })
+        controllers = [self._controller_public(status) for status in self.controllers.values()]
         wheels: dict[int, ControllerState] = {}
         if self.backend is not None:
             states = self.backend.states()
@@ -731,18 +718,11 @@ class Session(GameLoop):
         except UnknownGameError:
             return None
 
-    def seat_state(self, cid: str) -> dict[str, Any]:
-        """What the page holding controller ``cid`` alone may see: its wheels, its lock, why a press
-        of its was refused, and whose it is now."""
-        status = self.controllers[cid]
-        play = self.play
-        owner = play.owner(status.piece) if play is not None else None
-        wheels: dict[str, int | None] = {"direction": None, "number": None, "symbol": None}
-        if self.backend is not None and cid in self.backend.states():
-            state = self.backend.state(cid)
-            wheels = {"direction": state.direction, "number": state.number, "symbol": state.symbol}
+    def _controller_public(self, status: ControllerStatus) -> dict[str, Any]:
+        """What everybody may know of a controller: whose it is, plugged in, locked, refused."""
+        owner = self.play.owner(status.piece) if self.play is not None else None
         return {
-            "id": cid,
+            "id": status.controller_id,
             "piece": status.piece,
             "colour": self.piece_name(status.piece),
             "owner": owner,
@@ -750,8 +730,20 @@ class Session(GameLoop):
             "connected": status.connected,
             "locked": status.piece in self.locked,
             "refused": status.refused,
-            "reason": status.reason if status.refused else "",
             "message": status.message,
+        }
+
+    def seat_state(self, cid: str) -> dict[str, Any]:
+        """What the page holding controller ``cid`` alone may see: its wheels, its lock, why a press
+        of its was refused, and whose it is now."""
+        status = self.controllers[cid]
+        wheels: dict[str, int | None] = {"direction": None, "number": None, "symbol": None}
+        if self.backend is not None and cid in self.backend.states():
+            state = self.backend.state(cid)
+            wheels = {"direction": state.direction, "number": state.number, "symbol": state.symbol}
+        return {
+            **self._controller_public(status),
+            "reason": status.reason if status.refused else "",
             "led": status.led.value if status.led is not None else None,
             "wheels": wheels,
             "waiting": any(status.piece in w["pieces"] for w in self.waiting_for()),
