@@ -35,7 +35,10 @@ export async function update(state, events, shell) {
   drawPlayers(state, shell);
   drawTurnResult(state, events.filter((e) => e.kind === "revealed").pop(), shell);
   const moves = events.filter((e) => e.kind === "moved").map((e) => e.data);
-  if (moves.length) await animateMoves(state, moves, shell);
+  if (moves.length) {
+    await new Promise((resolve) => requestAnimationFrame(() => resolve()));  // the programs on screen first
+    await animateMoves(state, moves, shell);
+  }
   drawBoard(state, shell);
 }
 
