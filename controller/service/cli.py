@@ -539,7 +539,9 @@ def _open_store(db: Path | None) -> Iterator[GameStore]:
     is a :class:`CommandError` saying so."""
     path = db if db is not None else state_dir() / "bitbox.db"
     if not path.exists():
-        raise CommandError(f"there is no event log at {path}; give one with --db")
+        others = sorted(p for p in state_dir().glob("*.db") if p != path) if db is None else []
+        example = f", for example --db {others[0]} (a demo's log)" if others else ""
+        raise CommandError(f"there is no event log at {path}; give one with --db{example}")
     try:
         with GameStore(path) as store:
             yield store

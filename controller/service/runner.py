@@ -213,7 +213,7 @@ def run_service(config: ServiceConfig, run: RunOptions) -> Session:
             game = session.game
             if game is not None and game.is_over():
                 scores = ", ".join(f"{session.seat_name(s)} {v:g}" for s, v in enumerate(game.scores()))
-                winners = " and ".join(session.seat_name(w) for w in game.winners())
+                winners = spoken_list([session.seat_name(w) for w in game.winners()])
                 print(f"Game #{session.game_id} is over. Final scores: {scores}. Winner: {winners}.", file=out, flush=True)
             elif game is not None:
                 print(f"Stopped after {session.turns_resolved} resolved turns; game #{session.game_id} "
@@ -263,6 +263,13 @@ def print_join_codes(server: Any, config: ServiceConfig, out: TextIO) -> None:
         if out.isatty():
             segno.make(url, error="m").terminal(out=out, compact=True)
     out.flush()
+
+
+def spoken_list(names: list[str]) -> str:
+    """``Ada``, ``Ada and Brice``, ``Ada, Brice and Chloé``: a list as a sentence says it."""
+    if len(names) <= 2:
+        return " and ".join(names)
+    return f"{', '.join(names[:-1])} and {names[-1]}"
 
 
 def wait_until(predicate: Any, timeout: float, interval: float = 0.01) -> bool:

@@ -23,7 +23,14 @@ from typing import Any, TextIO
 
 from controller.service.config import ServiceConfig
 from controller.service.hub import Hub
-from controller.service.runner import ServiceError, _signals, matching_unfinished, open_store, serve_dashboard
+from controller.service.runner import (
+    ServiceError,
+    _signals,
+    matching_unfinished,
+    open_store,
+    serve_dashboard,
+    spoken_list,
+)
 from controller.service.session import SessionError
 from controller.service.store import StoreError
 from controller.service.table import TableSession, TableSetup
@@ -136,7 +143,7 @@ def run_table_service(config: ServiceConfig, setup: TableSetup, layout: MatLayou
             session.step()
             game = session.game
             if game is not None and game.is_over():
-                winners = " and ".join(session.seat_name(w) for w in game.winners()) or "nobody"
+                winners = spoken_list([session.seat_name(w) for w in game.winners()]) or "nobody"
                 print(f"Game #{session.game_id} is over after {session.play.turn(game)} turns. Winner: {winners}.",
                       file=out, flush=True)
             elif game is not None:
