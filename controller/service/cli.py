@@ -65,7 +65,9 @@ def register(subparsers: Any) -> None:
     demo.add_argument("--turns", type=int, default=None, metavar="N",
                       help="stop after N turns (a game on the wheels stays saved and resumes next time; "
                       "a table demo starts afresh each run)")
-    demo.add_argument("--until-over", action="store_true", help="play until the game is over (the default)")
+    demo.add_argument("--until-over", action="store_true",
+                      help="play until the game is over (what happens without --turns; with --turns, it "
+                      "cancels the limit)")
     demo.add_argument("--keep-serving", action="store_true", help="keep the dashboard up after the game")
     demo.add_argument("--new", action="store_true", help="start a new game even if an interrupted one is saved")
     _add_common(demo, default_db=None, default_port=8080,
@@ -300,7 +302,8 @@ def cmd_demo(args: argparse.Namespace) -> int:
     _new_log_in_empty_file(config, args.new)
 
     request = DemoRequest(spec=spec, seed=args.seed, players=args.players, options=values,
-                          pace=0.0 if args.speed == 0 else 1.0 / args.speed, max_turns=args.turns,
+                          pace=0.0 if args.speed == 0 else 1.0 / args.speed,
+                          max_turns=None if args.until_over else args.turns,
                           keep_serving=args.keep_serving, new=args.new, config=config, token=args.token,
                           port_fallback=args.port is None)
     demo = spec.load_demo() or wheels_demo

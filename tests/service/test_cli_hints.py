@@ -26,3 +26,9 @@ def test_winners_are_listed_as_a_sentence_says_them():
     assert spoken_list(["Ada"]) == "Ada"
     assert spoken_list(["Ada", "Brice"]) == "Ada and Brice"
     assert spoken_list(["Brice", "Chloé", "Dinesh"]) == "Brice, Chloé and Dinesh"
+
+
+def test_until_over_cancels_a_turn_limit(tmp_path, capsys):
+    db = tmp_path / "duel.db"
+    assert main(["demo", "duel", "--speed", "0", "--no-web", "--turns", "1", "--until-over", "--db", str(db)]) == 0
+    assert "is over" in capsys.readouterr().out
