@@ -124,9 +124,10 @@ def place_all(live: Live) -> None:
         if piece >= 2:
             wait_for(lambda: live.state().get("placement") != placement)
             continue
+        placed = live.state()["game"]["actions"]
         live.set_wheels(CONTROLLERS[piece], 0, 0)
         live.tap(CONTROLLERS[piece])
-        wait_for(lambda: live.state().get("placement") != placement)
+        wait_for(lambda: live.state()["game"]["actions"] > placed)
     wait_for(lambda: live.state()["phase"] == "programming")
 
 

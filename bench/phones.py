@@ -99,11 +99,12 @@ def phones_lock_to_paint(turns: int) -> list[float]:
                 break
             placement = state.get("placement")
             if placement is not None:
+                placed = state["game"]["actions"]
                 page = phones[CONTROLLERS[placement["piece"]]]
                 page.click('#number button[data-position="0"]')
                 page.wait_for_function("window.__bitbox.seat.wheels.number === 0", timeout=5000)
                 page.click("#ready")
-                wait_for(lambda: table.state().get("placement") != placement)
+                wait_for(lambda: table.state()["game"]["actions"] > placed)
                 continue
             game = table.session.game.clone()
             view = state["view"]

@@ -10,14 +10,17 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import os
 import signal
 import sys
 import threading
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any, TextIO
 
 from controller.dials.backend import ControllerBackend, ControllerError
+from controller.paths import state_dir
 from controller.service.auth import make_token
 from controller.service.config import ServiceConfig
 from controller.service.hub import Hub
@@ -47,7 +50,7 @@ class RunOptions:
     terminal: str | None = "log"   # "log", "redraw" or None
     token: str | None = None
     port_fallback: bool = False    # if the port is taken, serve on any free port instead
-    out: TextIO = sys.stdout
+    out: TextIO | None = None      # where to print (default: sys.stdout as it is when the run starts)
 
 
 def open_controllers(config: ServiceConfig) -> ControllerBackend | None:
@@ -167,7 +170,7 @@ def open_store(config: ServiceConfig) -> GameStore:
 
 def run_service(config: ServiceConfig, run: RunOptions) -> Session:
     """Run the console as configured; returns the session once the loop has ended."""
-    out = run.out
+    out = run.out if run.out is not None else sys.stdout
     store = open_store(config)
     backend = None
     server = None
@@ -200,7 +203,7 @@ def run_service(config: ServiceConfig, run: RunOptions) -> Session:
         if config.web:
             server, token = serve_dashboard(session, hub, config, run.token, run.port_fallback)
             print(f"Dashboard: {server.url}", file=out)
-            print(f"Referee token (start, abort, correct): {token}", file=out)
+            announce_token(token, server, config, out, "start, abort, correct")
             if config.host in ("0.0.0.0", "::"):
                 print("The dashboard listens on every network interface.", file=out)
             print_join_codes(server, config, out)
@@ -243,6 +246,37 @@ def phone_address(config: ServiceConfig) -> str:
     if config.host not in ("0.0.0.0", "::", ""):
         return config.host
     return lan_address()
+
+
+#: The file holding the referee's token, in the state folder, readable by the service's user only.
+TOKEN_FILE = "referee-token"
+
+
+def under_systemd() -> bool:
+    """Whether the service runs as a systemd unit (its output goes to the journal)."""
+    return bool(os.environ.get("INVOCATION_ID") or os.environ.get("JOURNAL_STREAM"))
+
+
+def announce_token(token: str, server: Any, config: ServiceConfig, out: TextIO, powers: str) -> Path:
+    """Keep the referee's token in a file only its user reads; print it, and its link as a QR code,
+    to a person at the terminal, never to systemd's journal (where anyone in the adm group reads it)."""
+    path = state_dir() / TOKEN_FILE
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as handle:
+        handle.write(token + "\n")
+    os.chmod(path, 0o600)
+    if under_systemd():
+        print(f"Referee token ({powers}): in {path} (readable by this user only); the Pi's own dashboard "
+              "shows its link as a QR code", file=out)
+        return path
+    link = f"http://{phone_address(config)}:{server.port}/?token={token}"
+    print(f"Referee token ({powers}): {token}", file=out)
+    if out.isatty():
+        import segno
+
+        print("The referee's link, for the referee's phone (it opens the dashboard with the token):", file=out)
+        segno.make(link, error="m").terminal(out=out, compact=True)
+    return path
 
 
 def print_join_codes(server: Any, config: ServiceConfig, out: TextIO) -> None:

@@ -6,7 +6,7 @@ in order, one row each. Replaying those rows rebuilds the game exactly, so a pow
 (WAL journal, ``synchronous=FULL``) and only then applies it and tells the dashboard.
 
 Opening checks what the file is before touching it: a file that is not SQLite, a SQLite file of
-another application, a damaged one (``PRAGMA quick_check``: about 40 ms on a log of 1,000 games) or
+another application, a damaged one (``PRAGMA quick_check``: about 35 ms on a log of 1,000 games) or
 a zero-length one (what a failed copy leaves) is refused with :class:`StoreError` and left exactly
 as it was. Damage met later, while reading or writing, is a :class:`StoreError` too, never a raw
 ``sqlite3`` error. A new log is built beside its path and moved into place, so a crash never

@@ -28,8 +28,10 @@ from controller.service.runner import (
     _signals,
     matching_unfinished,
     open_store,
+    announce_token,
     serve_dashboard,
     spoken_list,
+    under_systemd,
 )
 from controller.service.session import SessionError
 from controller.service.store import StoreError
@@ -50,7 +52,7 @@ class TableRun:
     token: str | None = None
     port_fallback: bool = False      # if the port is taken, serve on any free port instead
     quiet: bool = False              # print only the start-up lines and the result
-    out: TextIO = sys.stdout
+    out: TextIO | None = None      # where to print (default: sys.stdout as it is when the run starts)
 
 
 def open_camera(layout_name: str) -> tuple[MatLayout, TableWatcher]:
@@ -106,7 +108,7 @@ def camera_driver(spec: str, fps: float | None = None) -> Driver:
 def run_table_service(config: ServiceConfig, setup: TableSetup, layout: MatLayout, watcher: TableWatcher,
                       driver: Driver, run: TableRun) -> TableSession:
     """Run the table as configured; returns the session once the driver has finished."""
-    out = run.out
+    out = run.out if run.out is not None else sys.stdout
     store = open_store(config)
     server = None
     try:
@@ -132,8 +134,9 @@ def run_table_service(config: ServiceConfig, setup: TableSetup, layout: MatLayou
         if config.web:
             server, token = serve_dashboard(session, hub, config, run.token, run.port_fallback)
             print(f"Table page: {server.url}", file=out)
-            print(f"Referee token (answer, overrule): {token}", file=out)
-            print(f"With the token in the address: {server.url}?token={token}", file=out)
+            announce_token(token, server, config, out, "answer, overrule")
+            if not under_systemd():
+                print(f"With the token in the address: {server.url}?token={token}", file=out)
         print(f"Event log: {config.db_path()}", file=out, flush=True)
         watchdog = Watchdog(session.inputs_alive)
         session.watchdog = watchdog

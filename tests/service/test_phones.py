@@ -178,20 +178,21 @@ def test_four_phones_join_program_lock_and_see_the_reveal(phones, browser):
         contexts[cid], pages[cid] = context, page
     for cid, page in pages.items():
         assert page.url.endswith(f"/seat/{cid}")
-        page.wait_for_function("window.__bitbox.seat && window.__bitbox.seat.connected", timeout=10000)
-    wait_for(lambda: not phones.state["paused"], what="every controller plugged in by its phone")
+        page.wait_for_function("window.__bitbox.seat && window.__bitbox.seat.connected", timeout=15000)
+    wait_for(lambda: not phones.state["paused"], what="every controller plugged in by its phone", timeout=15)
 
     # Placement: the placing seat's number wheel picks free start Pix 0, ready places it.
     for _ in range(4):
         placement = phones.state.get("placement")
         if placement is None:
             break
+        placed = phones.state["game"]["actions"]
         page = pages[CONTROLLERS[placement["piece"]]]
         page.click('#number button[data-position="0"]')
-        page.wait_for_function("window.__bitbox.seat.wheels.number === 0", timeout=5000)
+        page.wait_for_function("window.__bitbox.seat.wheels.number === 0", timeout=15000)
         page.click("#ready")
-        wait_for(lambda: phones.state.get("placement") != placement, what="the piece placed")
-    wait_for(lambda: phones.state["phase"] == "programming", what="the programming phase")
+        wait_for(lambda: phones.state["game"]["actions"] > placed, what="the piece placed", timeout=15)
+    wait_for(lambda: phones.state["phase"] == "programming", what="the programming phase", timeout=15)
 
     # Programming: each phone dials a legal program and locks it; red reloads its page once locked.
     programs = {}
@@ -202,16 +203,16 @@ def test_four_phones_join_program_lock_and_see_the_reveal(phones, browser):
         page.click(f'#direction button[data-position="{DIRECTIONS.index(direction)}"]')
         page.click(f'#number button[data-position="{distance}"]')
         page.wait_for_function(f"window.__bitbox.seat.wheels.direction === {DIRECTIONS.index(direction)} && "
-                               f"window.__bitbox.seat.wheels.number === {distance}", timeout=5000)
+                               f"window.__bitbox.seat.wheels.number === {distance}", timeout=15000)
         if cid == "yellow":
             break
         page.click("#ready")
-        page.wait_for_function("window.__bitbox.seat.locked", timeout=5000)
+        page.wait_for_function("window.__bitbox.seat.locked", timeout=15000)
         if cid == "red":
             ARTIFACTS.mkdir(exist_ok=True)
             page.screenshot(path=str(ARTIFACTS / "phone-seat-locked.png"))
             page.reload()
-            page.wait_for_function("window.__bitbox.seat && window.__bitbox.seat.connected", timeout=10000)
+            page.wait_for_function("window.__bitbox.seat && window.__bitbox.seat.connected", timeout=15000)
             assert page.evaluate("window.__bitbox.seat.locked") is True
             assert page.locator("#ready").inner_text() == "Locked"
             assert page.locator(f'#direction button.chosen').get_attribute("data-position") == \
@@ -223,7 +224,7 @@ def test_four_phones_join_program_lock_and_see_the_reveal(phones, browser):
     assert status == 401, "red's phone cannot read blue's seat"
     pages["yellow"].click("#ready")
     for cid, page in pages.items():
-        page.wait_for_function("document.querySelector('#turn-result').dataset.turn === 'r1-t1'", timeout=5000)
+        page.wait_for_function("document.querySelector('#turn-result').dataset.turn === 'r1-t1'", timeout=15000)
         result = page.locator("#turn-result").inner_text()
         for program in programs.values():
             assert program in result, f"{cid}'s page does not show {program}"

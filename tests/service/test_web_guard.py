@@ -93,3 +93,54 @@ def test_a_short_token_is_refused(token):
 
     with pytest.raises(ValueError, match="at least 22 characters"):
         make_token(token)
+
+
+def test_the_referees_code_is_shown_on_the_pis_own_screen_only(web_table):
+    status, headers, body = raw(web_table, "GET", "/api/referee/qr.svg")
+    assert status == 200 and headers["content-type"] == "image/svg+xml" and "<svg" in body
+    # the same request from another device of the network (its address other than this machine's)
+    from controller.service.web import create_app
+
+    import asyncio
+    import json
+
+    app = create_app(web_table.session, web_table.hub, web_table.token, hosts=["testserver"])
+    scope = {"type": "http", "method": "GET", "path": "/api/referee/qr.svg", "raw_path": b"/api/referee/qr.svg",
+             "query_string": b"", "headers": [(b"host", b"testserver")], "client": ("192.168.1.50", 5000),
+             "server": ("testserver", 80), "scheme": "http", "http_version": "1.1", "root_path": ""}
+    sent: list[dict] = []
+
+    async def receive() -> dict:
+        return {"type": "http.request", "body": b"", "more_body": False}
+
+    async def send(message: dict) -> None:
+        sent.append(message)
+
+    asyncio.run(app(scope, receive, send))
+    assert sent[0]["status"] == 403
+    body = b"".join(m.get("body", b"") for m in sent if m["type"] == "http.response.body")
+    assert "Pi's own screen" in json.loads(body)["error"]
+
+
+def test_the_token_is_kept_in_a_file_only_its_user_reads_and_out_of_the_journal(tmp_path, monkeypatch):
+    import io
+    import os
+    import stat
+
+    from controller.service.config import ServiceConfig
+    from controller.service.runner import announce_token
+
+    class Server:
+        port = 8080
+
+    out = io.StringIO()
+    monkeypatch.setenv("INVOCATION_ID", "0123456789abcdef")
+    path = announce_token("a-token-of-twenty-two-chars", Server(), ServiceConfig(), out, "start, abort")
+    assert path.read_text().strip() == "a-token-of-twenty-two-chars"
+    assert stat.S_IMODE(os.stat(path).st_mode) == 0o600
+    assert "a-token-of-twenty-two-chars" not in out.getvalue() and str(path) in out.getvalue()
+    monkeypatch.delenv("INVOCATION_ID")
+    monkeypatch.delenv("JOURNAL_STREAM", raising=False)
+    out = io.StringIO()
+    announce_token("a-token-of-twenty-two-chars", Server(), ServiceConfig(), out, "start, abort")
+    assert "a-token-of-twenty-two-chars" in out.getvalue(), "a person at the terminal is shown the token"

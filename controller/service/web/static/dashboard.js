@@ -312,8 +312,18 @@ function connect() {
   });
 }
 
+// On the Pi's own screen, the referee's link as a QR code (the server answers this machine only).
+async function showRefereeCode() {
+  if (!["127.0.0.1", "localhost", "[::1]"].includes(location.hostname)) return;
+  const img = el("img", { alt: "the referee's link" });
+  img.addEventListener("load", () => { $("referee-code").hidden = false; });
+  img.src = "/api/referee/qr.svg";
+  $("referee-code").append(img);
+}
+
 // A link carrying the token was already exchanged for a cookie by the server: the box is for typing it.
 function setupReferee() {
+  showRefereeCode().catch((err) => console.error(err));
   for (const button of document.querySelectorAll("#referee button[data-command]")) {
     button.addEventListener("click", () => post(`/api/game/${button.dataset.command}`, JSON.parse(button.dataset.body || "{}")));
   }

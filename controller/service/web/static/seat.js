@@ -40,7 +40,16 @@ function swatch(css) {
 
 function say(text) { $("message").textContent = text || ""; }
 
-async function send(path, body) {
+let queue = Promise.resolve(true);
+
+// The controller's requests leave in the order the player made them: a release never overtakes its
+// press, a wheel set after another is set after it.
+function send(path, body) {
+  queue = queue.catch(() => false).then(() => post(path, body));
+  return queue;
+}
+
+async function post(path, body) {
   const response = await fetch(`${base}/${path}`, {
     method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
   });
