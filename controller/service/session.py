@@ -122,6 +122,8 @@ class Session(GameLoop):
         self.seed_public = False
         #: Each controller's private channel: what its seat's page alone may see (see :meth:`seat_state`).
         self.seat_hubs: dict[str, Hub] = {}
+        #: Page-held controllers plugged in for bots (no phone holds them).
+        self._bot_attached: set[str] = set()
 
     # ---- starting ----------------------------------------------------------------------------
 
@@ -240,9 +242,14 @@ class Session(GameLoop):
         if self.backend is not None:
             self.backend.played_by_bots({cid for cid in pieces if self.bot_held(cid)})
         for cid in pieces:
-            # A controller held by a page (a phone): a bot holds its own, no page needed.
+            # A controller held by a page (a phone): a bot holds its own, no page needed; one a bot
+            # held in the last game and a person plays now waits for that person's phone.
             if cid in held and self.bot_held(cid):
                 self.backend.attach(cid)  # type: ignore[union-attr]
+                self._bot_attached.add(cid)
+            elif cid in self._bot_attached:
+                self.backend.detach(cid)  # type: ignore[union-attr]
+                self._bot_attached.discard(cid)
         if self.backend is not None:
             for cid, state in self.backend.states().items():
                 if cid in self.controllers:

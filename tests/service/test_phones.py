@@ -232,3 +232,14 @@ def test_four_phones_join_program_lock_and_see_the_reveal(phones, browser):
     for context in contexts.values():
         context.close()
     assert errors == []
+
+
+def test_a_seat_a_bot_held_waits_for_a_phone_once_a_person_plays_it(table_factory):
+    table = table_factory(web=True, backend="phone", bots=(2, 3))
+    wait_for(lambda: table.controller("green")["connected"], what="the bot's own controller plugged in")
+    future = table.session.command("start", {"replace": True, "players": [
+        {"name": "P0"}, {"name": "P1"}, {"name": "P2"}, {"name": "P3", "bot": True}]})
+    future.result(timeout=10)
+    wait_for(lambda: not table.controller("green")["connected"], what="green unplugged until a phone joins it")
+    assert seats(table)["green"], "its code is shown again"
+    assert table.controller("yellow")["connected"], "the bot still holds yellow"
