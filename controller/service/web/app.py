@@ -124,20 +124,11 @@ def create_app(session: Any, hub: Hub, token: str, command_timeout: float = 10.0
 
     async def referee_qr(request: Request) -> Response:
         """The referee's link as a QR code, for the Pi's own screen only: a browser on this machine."""
-        import io
-
-        import segno
-
-        from controller.service.web.guard import lan_address
+        from controller.service.web.seats import qr_image
 
         if request.client is None or request.client.host not in ("127.0.0.1", "::1"):
             return _error(403, "the referee's code is shown only on the Pi's own screen")
-        base = request.base_url
-        if base.hostname in ("127.0.0.1", "localhost", "::1"):
-            base = base.replace(hostname=lan_address())
-        out = io.BytesIO()
-        segno.make(f"{str(base).rstrip('/')}/?token={token}", error="m").save(out, kind="svg", scale=4, border=2)
-        return Response(out.getvalue(), media_type="image/svg+xml", headers={"Cache-Control": "no-store"})
+        return qr_image(request, f"/?token={token}")
 
     async def health(request: Request) -> Response:
         alive = bool(session.inputs_alive())

@@ -47,6 +47,20 @@ Denied = Callable[[Request], Response | None]
 ReadJson = Callable[[Request], Awaitable[dict[str, Any] | Response]]
 
 
+def qr_image(request: Request, path: str) -> Response:
+    """``path`` on this dashboard as a QR code (SVG) for a phone: an address on this machine itself
+    (``localhost``) becomes its network address, since the phone is not this machine."""
+    import segno
+
+    base = request.base_url
+    if base.hostname in ("127.0.0.1", "localhost", "::1"):
+        base = base.replace(hostname=lan_address())
+    out = io.BytesIO()
+    segno.make(str(base).rstrip("/") + path, error="m").save(out, kind="svg", scale=4, border=2,
+                                                             dark="#000", light="#fff")
+    return Response(out.getvalue(), media_type="image/svg+xml", headers={"Cache-Control": "no-store"})
+
+
 def seat_routes(session: Any, registry: SeatRegistry, closing: asyncio.Event, authorised: Denied,
                 read_json: ReadJson) -> list[Route]:
     """The routes above for ``session``, whose backend's controllers are held by pages."""
@@ -162,8 +176,6 @@ def seat_routes(session: Any, registry: SeatRegistry, closing: asyncio.Event, au
         return JSONResponse({"seats": out}, headers={"Cache-Control": "no-store"})
 
     async def qr(request: Request) -> Response:
-        import segno
-
         cid = request.path_params["seat"]
         try:
             path = registry.join_path(cid)
@@ -172,13 +184,7 @@ def seat_routes(session: Any, registry: SeatRegistry, closing: asyncio.Event, au
         sync_bots()
         if not registry.joinable(cid):
             return _error(409, f"seat {cid} is held by a phone or played by a bot; its code is shown when it is free")
-        base = request.base_url
-        if base.hostname in ("127.0.0.1", "localhost", "::1"):
-            base = base.replace(hostname=lan_address())  # the phones are not this machine
-        url = str(base).rstrip("/") + path
-        out = io.BytesIO()
-        segno.make(url, error="m").save(out, kind="svg", scale=4, border=2, dark="#000", light="#fff")
-        return Response(out.getvalue(), media_type="image/svg+xml", headers={"Cache-Control": "no-store"})
+        return qr_image(request, path)
 
     async def free(request: Request) -> Response:
         denied = authorised(request)
