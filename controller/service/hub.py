@@ -30,12 +30,19 @@ class Hub:
         self.latest_text: str | None = None
         self.queue_limit = queue_limit
 
-    def publish(self, message: dict[str, Any]) -> dict[str, Any]:
-        """Number ``message``, keep it as the latest and send it to everyone listening."""
+    def publish(self, message: dict[str, Any], state_text: str | None = None) -> dict[str, Any]:
+        """Number ``message``, keep it as the latest and send it to everyone listening.
+
+        ``state_text``, when given, is ``message["state"]`` already in JSON (compact): it is not
+        serialized again."""
         with self._lock:
             self.seq += 1
             message = {**message, "seq": self.seq}
-            text = json.dumps(message, separators=(",", ":"))
+            if state_text is None:
+                text = json.dumps(message, separators=(",", ":"))
+            else:
+                rest = json.dumps({k: v for k, v in message.items() if k != "state"}, separators=(",", ":"))
+                text = f'{rest[:-1]},"state":{state_text}}}'
             self.latest, self.latest_text = message, text
             subscribers = list(self._subscribers.values())
             listeners = list(self._listeners)

@@ -143,11 +143,11 @@ class GameLoop:
         self._dirty = False
         events, self._pending = self._pending, []
         state = self.public_state()
-        text = json.dumps(state, sort_keys=True, default=repr)
+        text = json.dumps(state, separators=(",", ":"))
         if not events and text == self._published_text and self.hub.latest is not None:
             return self.hub.latest
         self._published_text = text
-        return self.hub.publish({"type": "state", "state": state, "events": events})
+        return self.hub.publish({"type": "state", "state": state, "events": events}, state_text=text)
 
     def _discard_secrets(self, game_id: int) -> None:
         """Drop the stored actions still secret (locked, not revealed) of a game that stops here: an
