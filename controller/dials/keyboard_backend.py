@@ -24,6 +24,7 @@ from typing import IO, Any, TextIO
 from controller.dials.keyboard import QUIT, KeyboardDriver
 from controller.dials.sim_backend import SimBackend
 from controller.dials.state import DIRECTIONS, SYMBOLS, LedMode
+from controller.i18n import N_, _
 
 #: How long a tap of Enter holds the ready button, and how long it stays up before another tap (s).
 TAP_HOLD_S = 0.1
@@ -46,7 +47,7 @@ class KeyboardBackend(SimBackend):
     """Simulated boards driven from the keyboard; see the module's docstring."""
 
     NAME = "keyboard"
-    UNPLUGGED_HINT = "press u with it selected to plug it back in"
+    UNPLUGGED_HINT = N_("press u with it selected to plug it back in")
 
     def __init__(self, controllers: int | Sequence[str] = 2, keys: IO[Any] | None = None,
                  echo: TextIO | None = None, **kwargs: Any) -> None:
@@ -69,7 +70,8 @@ class KeyboardBackend(SimBackend):
         self.echo = self.echo or sys.stdout
         self._reader = threading.Thread(target=self._read, args=(stream,), name="bitbox-keyboard", daemon=True)
         self._cbreak(stream)
-        self._say(f"keyboard: controller {self.driver.selected} selected (Tab: next player, ? for the keys)\n")
+        self._say(_("keyboard: controller {controller} selected (Tab: next player, ? for the keys)").format(
+            controller=self.driver.selected) + "\n")
         self._reader.start()
 
     def _close(self) -> None:
@@ -123,7 +125,7 @@ class KeyboardBackend(SimBackend):
             return
         message = self.driver.handle(key)
         if message == QUIT:
-            self._say(ERASE + "keyboard: quitting\n")
+            self._say(ERASE + _("keyboard: quitting") + "\n")
             self.quit.set()
             os.kill(os.getpid(), signal.SIGINT)  # the service stops as on Ctrl-C: saved, resumable
             return
@@ -137,29 +139,37 @@ class KeyboardBackend(SimBackend):
             at = max(self.clock(), sim.button[-1][0] + TAP_GAP_S)
             sim.set_button(True, at)
             sim.set_button(False, at + TAP_HOLD_S)
-        self._say(f"{ERASE}keyboard: controller {cid}: button tapped\n")
+        self._say(ERASE + _("keyboard: controller {controller}: button tapped").format(controller=cid) + "\n")
 
     def _hidden(self, key: str, message: str) -> str:
         """``message`` without the position a wheel was turned to."""
         cid = self.driver.selected
         if key.isdigit() or key in "qweadzxcABCD":
-            wheel = "number" if key.isdigit() else "symbol" if key in "ABCD" else "direction"
-            return f"keyboard: {cid}: {wheel} wheel turned (p shows it, only until the next key)"
-        return f"keyboard: {message}"
+            if key.isdigit():
+                text = _("keyboard: {controller}: number wheel turned (p shows it, only until the next key)")
+            elif key in "ABCD":
+                text = _("keyboard: {controller}: symbol wheel turned (p shows it, only until the next key)")
+            else:
+                text = _("keyboard: {controller}: direction wheel turned (p shows it, only until the next key)")
+            return text.format(controller=cid)
+        return _("keyboard: {message}").format(message=message)
 
     def _peek(self) -> str:
         cid = self.driver.selected
         if self._controller(cid).led == LedMode.ON:
-            return f"keyboard: {cid} is locked: its wheels are not shown until the reveal"
+            return _("keyboard: {controller} is locked: its wheels are not shown until the reveal").format(controller=cid)
         if cid in self.bot_held:
-            return f"keyboard: a bot plays {cid}: its wheels are not shown"
+            return _("keyboard: a bot plays {controller}: its wheels are not shown").format(controller=cid)
         target = {w: self.wheel_target(cid, w) for w in ("direction", "number", "symbol")}
-        direction = "-" if target["direction"] is None else DIRECTIONS[target["direction"]]
+        direction = "-" if target["direction"] is None else _(DIRECTIONS[target["direction"]])
         symbol = "-" if target["symbol"] is None else SYMBOLS[target["symbol"]]
         number = "-" if target["number"] is None else str(target["number"])
         why = self._reasons.get(cid)
-        refused = f"; refused: {why}" if why and self._controller(cid).led == LedMode.BLINK else ""
-        return f"keyboard: {cid}: direction {direction}, number {number}, symbol {symbol} (Enter locks){refused}"
+        text = _("keyboard: {controller}: direction {direction}, number {number}, symbol {symbol} (Enter locks)").format(
+            controller=cid, direction=direction, number=number, symbol=symbol)
+        if why and self._controller(cid).led == LedMode.BLINK:
+            text += _("; refused: {reason}").format(reason=why)
+        return text
 
     def played_by_bots(self, controller_ids: set[str]) -> None:
         self.bot_held = set(controller_ids)
@@ -175,8 +185,11 @@ class KeyboardBackend(SimBackend):
         super().set_led(controller_id, mode)
         mode = LedMode(mode)
         if mode != before and mode in (LedMode.ON, LedMode.BLINK):
-            word = "locked (its light is on)" if mode is LedMode.ON else "refused (its light blinks; p says why)"
-            self._say(f"{ERASE}keyboard: {controller_id} {word}\n")
+            if mode is LedMode.ON:
+                text = _("keyboard: {controller} locked (its light is on)")
+            else:
+                text = _("keyboard: {controller} refused (its light blinks; p says why)")
+            self._say(ERASE + text.format(controller=controller_id) + "\n")
 
     def _say(self, text: str, end: str = "") -> None:
         if self.echo is not None:

@@ -21,7 +21,8 @@ from typing import Any
 from controller.dials.backend import ControllerError
 from controller.dials.state import WHEEL_POSITIONS
 from controller.paths import HARDWARE_DIR
-from firmware.board.ladder import FULL_SCALE, Ladder, LadderError, nominal_centres
+from firmware.board.ladder import FULL_SCALE, Ladder, LadderError
+from firmware.ladder_maths import nominal_centres
 
 #: The ladder design shipped with the project.
 DEFAULT_DESIGN = HARDWARE_DIR / "ladders.toml"

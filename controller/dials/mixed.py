@@ -14,6 +14,7 @@ from typing import Any
 
 from controller.dials.backend import ControllerBackend, ControllerError
 from controller.dials.state import LedMode
+from controller.i18n import N_
 
 
 class MixedBackend(ControllerBackend):
@@ -31,7 +32,7 @@ class MixedBackend(ControllerBackend):
         self._threads: list[threading.Thread] = []
         self._stop = threading.Event()
         hints = {part.UNPLUGGED_HINT for part in self.parts.values()}
-        self.UNPLUGGED_HINT = hints.pop() if len(hints) == 1 else "plug it back in (or open its page) to go on"
+        self.UNPLUGGED_HINT = hints.pop() if len(hints) == 1 else N_("plug it back in (or open its page) to go on")
 
     def part(self, controller_id: str) -> ControllerBackend:
         try:

@@ -30,6 +30,7 @@ from typing import Any
 MIN_PRESS_S = 0.08
 
 from controller.dials.sim_backend import SimBackend
+from controller.i18n import N_
 
 
 class PhoneBackend(SimBackend):
@@ -39,7 +40,7 @@ class PhoneBackend(SimBackend):
     """
 
     NAME = "phone"
-    UNPLUGGED_HINT = "open its page on a phone (scan its code on the dashboard) to go on"
+    UNPLUGGED_HINT = N_("open its page on a phone (scan its code on the dashboard) to go on")
 
     def __init__(self, controllers: int | Sequence[str] = 2, **kwargs: Any) -> None:
         super().__init__(controllers, **kwargs)

@@ -2,8 +2,11 @@
 
 Controllers are found by USB identity (the Pico's MicroPython serial port, VID:PID 2e8a:0005
 from ``hardware/pinmap-usb.toml``, optionally narrowed to some USB serial numbers) or given as
-explicit ports. Each port gets a reader thread with its own :class:`SerialLink`; a controller's
-id is the board's unique id from its HELLO, so it keeps its id whatever port it lands on.
+explicit ports. Each port gets its own :class:`SerialLink`; a controller's id is the board's
+unique id from its HELLO, so it keeps its id whatever port it lands on. A port is greeted on a
+thread of its own (the HELLO may take a few tries); once it answered, one reader thread watches
+every connected port at once (``selectors``), so a frame is handled as soon as it arrives whatever
+the number of boards, without a thread per board waking and taking turns for the interpreter.
 
 What can go wrong, and what the backend does:
 
@@ -25,6 +28,7 @@ from __future__ import annotations
 
 import logging
 import os
+import selectors
 import threading
 import time
 from collections import Counter
@@ -71,7 +75,8 @@ def matching_ports(comports: Callable[[], Iterable[Any]], vid_pid: tuple[int, in
 
 
 class _PortWorker:
-    """Reads one port on its own thread; publishes through the backend."""
+    """One port: greeted on its own thread, then read by the backend's :class:`_Reader` (or, for
+    a port without a file descriptor, on its own thread still); publishes through the backend."""
 
     def __init__(self, backend: SerialBackend, port: str) -> None:
         self.backend = backend
@@ -81,26 +86,37 @@ class _PortWorker:
         self.connected = False
         self.codes: dict[str, int] = {}
         self.unsettled_since: float | None = None
+        self.last_state = 0.0
         self.stop = threading.Event()
         self.thread = threading.Thread(target=self.run, name=f"serial-{port}", daemon=True)
 
     def run(self) -> None:
         backend = self.backend
+        handed_over = False
         try:
-            self._serve()
+            if self._greet():
+                handed_over = backend._reader.adopt(self)
+                if not handed_over:
+                    self._read_loop()
         except ControllerError as exc:
             backend._port_failed(self, str(exc))
         except (serial.SerialException, OSError) as exc:
-            self._lost(f"unplugged or lost ({exc.__class__.__name__}: {exc})")
+            self.lost(f"unplugged or lost ({exc.__class__.__name__}: {exc})")
         except Exception as exc:  # never let one controller's fault stop the others
             log.exception("reader for %s failed", self.port)
-            self._lost(f"reader failed ({exc.__class__.__name__}: {exc})")
+            self.lost(f"reader failed ({exc.__class__.__name__}: {exc})")
         finally:
-            if self.link is not None:
-                self.link.close()
-            backend._worker_done(self)
+            if not handed_over:
+                self.finish()
 
-    def _serve(self) -> None:
+    def finish(self) -> None:
+        """Close the port and tell the backend this port is done with."""
+        if self.link is not None:
+            self.link.close()
+        self.backend._worker_done(self)
+
+    def _greet(self) -> bool:
+        """Open the port and say HELLO; whether the board answered (``False``: asked to stop)."""
         backend = self.backend
         link = SerialLink(self.port, timeout=backend.hello_timeout, serial_factory=backend.serial_factory,
                           on_error=self._bad_frame)
@@ -109,7 +125,7 @@ class _PortWorker:
         info = None
         for attempt in range(backend.hello_attempts):
             if self.stop.is_set():
-                return
+                return False
             try:
                 info = link.hello()
                 break
@@ -123,38 +139,182 @@ class _PortWorker:
         self.controller_id = info.controller_id
         backend._hello(self, info)
         link.on_message = None
-        last_state = time.monotonic()
-        for msg in link.pending():
-            if msg.kind == protocol.STATE:
-                self._state(msg)
-                last_state = time.monotonic()
+        self.last_state = time.monotonic()
+        # Only the heartbeats that came meanwhile count: a late answer to an earlier HELLO is no reboot.
+        self.handle([msg for msg in link.pending() if msg.kind == protocol.STATE], self.last_state)
+        return not self.stop.is_set()
+
+    def _read_loop(self) -> None:
+        """Read on this thread until asked to stop (a port the reader cannot watch)."""
+        assert self.link is not None
         while not self.stop.is_set():
-            messages = link.read_messages(READ_SLICE)
-            now = time.monotonic()
-            for msg in messages:
-                if msg.kind == protocol.STATE:
-                    self._state(msg)
-                    last_state = now
-                elif msg.kind == protocol.HELLO:
-                    backend._rebooted(self, msg)
-                elif msg.kind == protocol.ACK and msg.status != protocol.OK:
-                    backend._warn(self.controller_id, "refused",
-                                  f"controller {self.controller_id} refused {protocol.NAMES.get(msg.command, msg.command)}: "
-                                  f"{protocol.STATUS_NAMES.get(msg.status, msg.status)} {msg.text}".rstrip())
-            if self.connected and now - last_state > backend.heartbeat_timeout:
-                backend.count(self.controller_id, "silent")
-                self._lost(f"no heartbeat for {now - last_state:.1f} s (board stopped talking)")
+            messages = self.link.read_messages(READ_SLICE)
+            self.handle(messages, time.monotonic())
+
+    def handle(self, messages: list[Any], now: float) -> None:
+        """What the board said, then whether it has been silent too long."""
+        backend = self.backend
+        for msg in messages:
+            if msg.kind == protocol.STATE:
+                backend._state(self, msg)
+                self.last_state = now
+            elif msg.kind == protocol.HELLO:
+                backend._rebooted(self, msg)
+            elif msg.kind == protocol.ACK and msg.status != protocol.OK:
+                backend._warn(self.controller_id, "refused",
+                              f"controller {self.controller_id} refused {protocol.NAMES.get(msg.command, msg.command)}: "
+                              f"{protocol.STATUS_NAMES.get(msg.status, msg.status)} {msg.text}".rstrip())
+        self.check_heartbeat(now)
+
+    def check_heartbeat(self, now: float) -> None:
+        """A board that sent no STATE for ``heartbeat_timeout`` seconds counts as disconnected."""
+        if self.connected and now - self.last_state > self.backend.heartbeat_timeout:
+            self.backend.count(self.controller_id, "silent")
+            self.lost(f"no heartbeat for {now - self.last_state:.1f} s (board stopped talking)")
 
     def _bad_frame(self, exc: framing.FrameError) -> None:
         key = self.controller_id or self.port
         self.backend._warn(key, exc.KIND, f"bad frame from {key} on {self.port} ({exc.KIND}): {exc}")
 
-    def _state(self, msg: Any) -> None:
-        self.backend._state(self, msg)
-
-    def _lost(self, why: str) -> None:
+    def lost(self, why: str) -> None:
         if self.controller_id is not None and self.connected:
             self.backend._disconnected(self, why)
+
+
+class _Reader:
+    """One thread reading every greeted port: a selector wakes it as soon as any port has bytes,
+    it reads what is there without waiting, and every ``READ_SLICE`` it checks the heartbeats.
+
+    Ports are handed over with :meth:`adopt` from their greeting threads; a port that fails to
+    read (unplugged) is dropped, closed and reported, and the others are not disturbed.
+    """
+
+    def __init__(self, backend: SerialBackend) -> None:
+        self.backend = backend
+        self._incoming: list[tuple[_PortWorker, int]] = []
+        self._workers: dict[int, _PortWorker] = {}
+        self._lock = threading.Lock()
+        self._stopping = False
+        self._thread: threading.Thread | None = None
+        # Made with the thread, when the first port is handed over: the selector, and a pipe whose
+        # byte wakes the thread to take a new port or to stop.
+        self._selector: selectors.BaseSelector | None = None
+        self._wake_r = self._wake_w = -1
+
+    def adopt(self, worker: _PortWorker) -> bool:
+        """Read ``worker``'s port from now on; ``False`` if it cannot be watched (no file
+        descriptor) or the reader is stopping: the worker then reads it itself."""
+        assert worker.link is not None
+        try:
+            fd = worker.link.fileno()
+        except OSError:
+            return False
+        with self._lock:
+            if self._stopping:
+                return False
+            self._incoming.append((worker, fd))
+            if self._thread is None:
+                self._selector = selectors.DefaultSelector()
+                self._wake_r, self._wake_w = os.pipe()
+                os.set_blocking(self._wake_r, False)
+                os.set_blocking(self._wake_w, False)
+                self._selector.register(self._wake_r, selectors.EVENT_READ, None)
+                self._thread = threading.Thread(target=self._run, name="serial-reader", daemon=True)
+                self._thread.start()
+        self._wake()
+        return True
+
+    def stop(self, timeout: float = 2.0) -> None:
+        """Stop reading, close every port read here and tell the backend (idempotent)."""
+        with self._lock:
+            self._stopping = True
+            thread = self._thread
+        if thread is not None:
+            self._wake()
+            thread.join(timeout)
+
+    def _wake(self) -> None:
+        try:
+            os.write(self._wake_w, b"\0")
+        except (BlockingIOError, OSError):
+            pass  # already awake, the pipe full of wake-ups, or already closed
+
+    def _run(self) -> None:
+        assert self._selector is not None
+        next_check = time.monotonic() + READ_SLICE
+        try:
+            while True:
+                with self._lock:
+                    if self._stopping:
+                        return
+                    incoming, self._incoming = self._incoming, []
+                for worker, fd in incoming:
+                    self._selector.register(fd, selectors.EVENT_READ, worker)
+                    self._workers[fd] = worker
+                for key, _mask in self._selector.select(max(0.0, next_check - time.monotonic())):
+                    if key.data is None:
+                        self._drain_wake()
+                    else:
+                        self._read(key.fd, key.data)
+                now = time.monotonic()
+                if now >= next_check:
+                    for worker in list(self._workers.values()):
+                        worker.check_heartbeat(now)
+                    next_check = now + READ_SLICE
+        except Exception:  # never expected: say so; every port is greeted again and read on its own thread
+            log.exception("the serial reader failed")
+        finally:
+            self._release()
+
+    def _drain_wake(self) -> None:
+        try:
+            while os.read(self._wake_r, 4096):
+                pass
+        except BlockingIOError:
+            pass
+
+    def _read(self, fd: int, worker: _PortWorker) -> None:
+        assert worker.link is not None
+        try:
+            messages = worker.link.read_ready()
+        except (serial.SerialException, OSError, ControllerError) as exc:
+            self._drop(fd, worker)
+            worker.lost(f"unplugged or lost ({exc.__class__.__name__}: {exc})")
+            worker.finish()
+            return
+        try:
+            worker.handle(messages, time.monotonic())
+        except Exception as exc:  # never let one controller's fault stop the others
+            log.exception("reader for %s failed", worker.port)
+            self._drop(fd, worker)
+            worker.lost(f"reader failed ({exc.__class__.__name__}: {exc})")
+            worker.finish()
+
+    def _drop(self, fd: int, worker: _PortWorker) -> None:
+        self._workers.pop(fd, None)
+        try:
+            assert self._selector is not None
+            self._selector.unregister(fd)
+        except (KeyError, ValueError, OSError):
+            pass
+
+    def _release(self) -> None:
+        """Close every port this reader had (and any handed over too late), then the selector."""
+        with self._lock:
+            self._stopping = True
+            incoming, self._incoming = self._incoming, []
+        workers = list(self._workers.values()) + [worker for worker, _fd in incoming]
+        self._workers.clear()
+        for worker in workers:
+            worker.finish()
+        if self._selector is not None:
+            self._selector.close()
+        wake, self._wake_r, self._wake_w = (self._wake_r, self._wake_w), -1, -1
+        for fd in wake:
+            try:
+                os.close(fd)
+            except OSError:
+                pass
 
 
 class SerialBackend(ControllerBackend):
@@ -203,6 +363,7 @@ class SerialBackend(ControllerBackend):
         self._stop = threading.Event()
         self._supervisor: threading.Thread | None = None
         self._rescan = threading.Event()
+        self._reader = _Reader(self)
 
     # ---- lifecycle -----------------------------------------------------------------------
 
@@ -223,8 +384,10 @@ class SerialBackend(ControllerBackend):
             workers = list(self._workers.values())
         for worker in workers:
             worker.stop.set()
+        self._reader.stop()
         for worker in workers:
-            worker.thread.join(timeout=2.0)
+            if worker.thread.is_alive():
+                worker.thread.join(timeout=2.0)
 
     def rescan(self) -> None:
         """Look for new ports now rather than at the next interval."""

@@ -192,6 +192,25 @@ class SerialLink:
             if time.monotonic() >= deadline:
                 return out
 
+    def fileno(self) -> int:
+        """The port's file descriptor, for a selector watching many ports from one thread;
+        ``OSError`` when the port has none (a pyserial URL such as ``loop://``)."""
+        try:
+            return int(self._require_open().fileno())
+        except (AttributeError, TypeError, ValueError, serial.SerialException) as exc:
+            raise OSError(f"{self.port} has no file descriptor ({exc})") from None
+
+    def read_ready(self) -> list[protocol.Message]:
+        """The valid messages in the bytes waiting now (bad frames are counted), for a caller a
+        selector told that the port is readable: no waiting beyond that.
+
+        Raises ``serial.SerialException`` or ``OSError`` when the device is gone (unplugged): a port
+        that reports readiness and then has nothing to read has been closed at the other end.
+        """
+        ser = self._require_open()
+        data = ser.read(ser.in_waiting or 1)
+        return self._decode(data) if data else []
+
     def _decode(self, data: bytes) -> list[protocol.Message]:
         messages = []
         for item in self._decoder.feed(data):

@@ -31,6 +31,8 @@ from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, ClassVar, Generic, TypeVar
 
+from controller import i18n
+
 #: A seat at the table, numbered from 0.
 Player = int
 
@@ -59,14 +61,27 @@ class RuleError(EngineError):
     position the action was tried in, so a log line or a bug report is enough to reproduce it.
     """
 
-    def __init__(self, rule: str, message: str, state: str = "") -> None:
+    def __init__(self, rule: str, message: str, state: str = "", *, words: Mapping[str, Any] | None = None) -> None:
         self.rule = rule
         self.reason = message
         self.state = state
+        #: The reason as a message (:func:`controller.i18n.message`), to say it in a player's language.
+        self.words = words
         text = f"{message} (rule: {rule})"
         if state:
             text += f"\n{state}"
         super().__init__(text)
+
+
+    @classmethod
+    def said(cls, rule: str, msgid: str, state: str = "", **args: Any) -> RuleError:
+        """The error whose reason is ``msgid`` filled with ``args``, kept to be said in any language."""
+        words = i18n.message(msgid, **args)
+        return cls(rule, i18n.said(words, i18n.SOURCE_LANGUAGE), state, words=words)
+
+    def in_language(self, lang: str | None = None, names: Sequence[str] | None = None) -> str:
+        """The reason, without the rule's slug or the state, in ``lang`` (players named by ``names``)."""
+        return i18n.said(self.words, lang, names) if self.words is not None else self.reason
 
 
 class IllegalActionError(RuleError):
@@ -105,9 +120,25 @@ class Event:
     kind: str
     text: str
     data: Mapping[str, Any] = dataclasses.field(default_factory=dict)
+    #: The sentence as a message (:func:`controller.i18n.message`): ``text`` is its English.
+    message: Mapping[str, Any] | None = None
+
+    @classmethod
+    def said(cls, kind: str, msgid: str, data: Mapping[str, Any] | None = None, **args: Any) -> Event:
+        """The event whose sentence is ``msgid`` (marked with ``N_``) filled with ``args``."""
+        message = i18n.message(msgid, **args)
+        return cls(kind, i18n.said(message, i18n.SOURCE_LANGUAGE), dict(data or {}), message)
+
+    def in_language(self, lang: str | None = None, names: Sequence[str] | None = None) -> str:
+        """The sentence in ``lang``, players named by ``names`` (an event made without a message has
+        only its English)."""
+        return i18n.said(self.message, lang, names) if self.message is not None else self.text
 
     def to_json(self) -> dict[str, Any]:
-        return {"kind": self.kind, "text": self.text, "data": jsonable(self.data)}
+        out = {"kind": self.kind, "text": self.text, "data": jsonable(self.data)}
+        if self.message is not None:
+            out["message"] = jsonable(self.message)
+        return out
 
 
 @dataclasses.dataclass(frozen=True)
@@ -284,14 +315,13 @@ class Game(ABC, Generic[OptionsT]):
     def check(self, player: Player, action: Any) -> None:
         """Raise a :class:`RuleError` if ``player`` may not take ``action`` now."""
         if self.is_over():
-            raise GameOverError("game-over", "the game is over; no more actions are accepted", self.render())
+            raise GameOverError.said("game-over", i18n.N_("the game is over; no more actions are accepted"),
+                                     self.render())
         if player not in self.current_players():
-            waiting = ", ".join(self.seat_ref(p) for p in self.current_players())
-            raise NotYourTurnError(
-                "turn-order",
-                f"{self.seat_label(player)} is not expected to act now (waiting for: {waiting})",
-                self.render(),
-            )
+            waiting = i18n.listing(self.seat_label(p) for p in self.current_players())
+            raise NotYourTurnError.said("turn-order", i18n.N_("{player} is not expected to act now (waiting for: "
+                                                              "{waiting})"),
+                                        self.render(), player=self.seat_label(player), waiting=waiting)
         if action not in self.legal_actions(player):
             raise self.explain_illegal(player, action)
 

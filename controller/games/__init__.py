@@ -29,6 +29,8 @@ GAME_MODULES: tuple[str, ...] = (
     "controller.games.pixoid",
     "controller.games.puxes",
     "controller.games.wuxing",
+    "controller.games.praxis",
+    "controller.games.memodixe",
 )
 
 #: Environment variable listing more game modules (comma-separated), loaded after the built-in ones.

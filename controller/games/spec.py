@@ -21,13 +21,17 @@ import dataclasses
 import importlib
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from controller.engines import Bot, Game
+from controller.i18n import N_, _
 
 #: How players can give their moves. ``wheels``: the console's controllers (GPIO, USB serial,
-#: simulated), one per piece; ``camera``: the table camera watches dice on a printed mat.
-PLAY_MODES = ("wheels", "camera")
+#: simulated), one per piece; ``camera``: the table camera watches dice on a printed mat;
+#: ``phones``: each player chooses on a phone from the actions the rules allow, the program rolls.
+PLAY_MODES = ("wheels", "camera", "phones")
+#: How ``--help`` says each way of playing.
+PLAY_MODE_WORDS = {"wheels": N_("wheels"), "camera": N_("camera"), "phones": N_("phones")}
 
 
 class SpecError(ValueError):
@@ -77,6 +81,37 @@ class CliOption:
 
 
 @dataclasses.dataclass(frozen=True)
+class VoiceCall:
+    """A call the table's voice speaks aloud (see :mod:`controller.voice`) when an event of its kind
+    is published: the event's sentence, in the table's language, with the players' names.
+
+    ``words`` (marked with ``N_``) is a shorter spoken form instead, filled with the event message's
+    arguments (``{said}`` is the whole sentence). ``priority`` says what gives way when calls pile
+    up: :attr:`CHATTER` goes first, :attr:`URGENT` cuts whatever is being said. ``max_age`` is how
+    many seconds a call may wait before it is dropped rather than said late (default: by priority).
+    ``once``: one call of the kind per moment (the engine and the service telling the same news);
+    ``replaces``: a newer call of the kind replaces one still waiting (a countdown's seconds).
+    """
+
+    CHATTER: ClassVar[int] = 0
+    CALL: ClassVar[int] = 1
+    IMPORTANT: ClassVar[int] = 2
+    URGENT: ClassVar[int] = 3
+
+    priority: int = 1
+    words: str | None = None
+    max_age: float | None = None
+    once: bool = False
+    replaces: bool = False
+
+    def __post_init__(self) -> None:
+        if self.priority not in range(self.CHATTER, self.URGENT + 1):
+            raise SpecError(f"a voice call's priority is {self.CHATTER} to {self.URGENT}, not {self.priority!r}")
+        if self.max_age is not None and not self.max_age > 0:
+            raise SpecError(f"a voice call's max_age is a number of seconds above 0, not {self.max_age!r}")
+
+
+@dataclasses.dataclass(frozen=True)
 class GameSpec:
     """One game, declared once; see the module's docstring.
 
@@ -105,6 +140,14 @@ class GameSpec:
     wheels: str | None = None
     #: How the table camera's game is refereed: a :class:`~controller.games.table.TablePlay` subclass.
     table: str | None = None
+    #: How the game is played by choosing on phones: a :class:`~controller.games.choices.ChoicePlay`
+    #: subclass (default: the base, which suits any engine).
+    choices: str | None = None
+    #: The table camera's reader for this game: ``"module:function"``, ``function(layout_name)`` returning
+    #: ``(layout, watcher)`` (default: the dice reader every DiXe game uses).
+    camera: str | None = None
+    #: Options a way of playing implies unless they are given: ``{"camera": {"mode": "theatre"}}``.
+    mode_options: Mapping[str, Mapping[str, Any]] = dataclasses.field(default_factory=dict)
     #: The printed mat's layout name (``hardware/mats/NAME.toml``) for camera games.
     mat: str | None = None
     #: ``bitbox demo GAME``: a function ``demo(request: DemoRequest) -> int`` (an exit code).
@@ -122,6 +165,18 @@ class GameSpec:
     ansi: str | None = None
     #: The options mapping key holding the seat count, when the engine takes it as an option.
     players_option: str | None = "players"
+    #: Options a seat count implies unless they are given (MémoDiXe for 7 or 8 is « Oni contre tous »).
+    seat_defaults: Mapping[int, Mapping[str, Any]] = dataclasses.field(default_factory=dict)
+    #: What the table's voice announces: event kind -> :class:`VoiceCall` (a table referee's call
+    #: is looked up by its events' kinds, then by its decision; ``"countdown"``: the last seconds).
+    voice: Mapping[str, VoiceCall] = dataclasses.field(default_factory=dict)
+    #: How a finished game is read for a tournament: a function ``result(game) -> GameResult`` as
+    #: ``"module:function"`` (default: the engine's ``scores()`` and ``winners()``, see
+    #: :func:`controller.tournament.results.read_result`).
+    result: str | None = None
+    #: The tie-breaks a tournament's standings use after the points, in order (the names of
+    #: :data:`controller.tournament.standings.TIEBREAKS`).
+    tiebreaks: tuple[str, ...] = ("buchholz", "sonneborn_berger", "score")
 
     def __post_init__(self) -> None:
         where = f"game {self.name!r}"
@@ -139,6 +194,8 @@ class GameSpec:
             raise SpecError(f"{where}: a game played on wheels declares its wheel rules (wheels=...)")
         if "camera" in self.play and not (self.table and self.mat):
             raise SpecError(f"{where}: a game played with the camera declares its table referee and its mat")
+        if "phones" in self.play and not self.bot:
+            raise SpecError(f"{where}: a game played on phones declares a bot (bot=...) to fill empty seats")
         flags = [o.flag for o in self.options]
         if len(set(flags)) != len(flags):
             raise SpecError(f"{where}: an option flag is declared twice: {flags}")
@@ -162,6 +219,18 @@ class GameSpec:
     def load_table(self) -> Any:
         return load_attr(self.table) if self.table else None
 
+    def load_camera(self) -> Callable[[str], Any] | None:
+        """The game's own camera reader (``None``: the dice reader)."""
+        return load_attr(self.camera) if self.camera else None
+
+    def load_choices(self) -> Any:
+        """The game's :class:`~controller.games.choices.ChoicePlay` (the base when it words nothing itself)."""
+        if self.choices:
+            return load_attr(self.choices)
+        from controller.games.choices import ChoicePlay
+
+        return ChoicePlay
+
     def render_ansi(self, game: Game[Any]) -> str:
         """``game`` drawn for a colour terminal (plain :meth:`Game.render` for a game without colours)."""
         return load_attr(self.ansi)(game) if self.ansi else game.render()
@@ -169,10 +238,14 @@ class GameSpec:
     def load_demo(self) -> Callable[..., int] | None:
         return load_attr(self.demo) if self.demo else None
 
+    def load_result(self) -> Callable[[Game[Any]], Any]:
+        """How a finished game's result, ranking and score are read (see :attr:`result`)."""
+        return load_attr(self.result or "controller.tournament.results:read_result")
+
     # ---- questions tools ask --------------------------------------------------------------------
 
     def plays_on(self, mode: str) -> bool:
-        """Whether players can give their moves this way (``"wheels"``, ``"camera"``)."""
+        """Whether players can give their moves this way (``"wheels"``, ``"camera"``, ``"phones"``)."""
         return mode in self.play
 
     @property
@@ -187,6 +260,8 @@ class GameSpec:
         """Engine options: ``base`` (a config file's), then the seat count, then command-line values
         keyed by :attr:`CliOption.key` (``None`` means not given)."""
         options = dict(base)
+        if players is None and self.players_option is not None and self.players_option not in options:
+            players = self.seats_default  # the engine's own default may differ from the registry's
         if players is not None:
             if self.players_option is None:
                 if players != self.seats_default:
@@ -196,6 +271,9 @@ class GameSpec:
         for key, value in values.items():
             if value is not None:
                 options[key] = value
+        count = options.get(self.players_option) if self.players_option is not None else None
+        for key, value in self.seat_defaults.get(count, {}).items() if isinstance(count, int) else ():
+            options.setdefault(key, value)
         return options
 
     def seat_count(self, options: Mapping[str, Any]) -> int:
@@ -216,7 +294,9 @@ class GameSpec:
         """``pixoid   3-4 players, wheels: the summary``, as ``--help`` lists games."""
         low, high = self.players
         count = f"{low}" if low == high else f"{low}-{high}"
-        return f"{self.name:<10} {count} players, {' or '.join(self.play)}: {self.summary}"
+        modes = _(" or ").join(_(PLAY_MODE_WORDS[mode]) for mode in self.play)
+        return f"{self.name:<10} " + _("{count} players, {modes}: {summary}").format(
+            count=count, modes=modes, summary=_(self.summary))
 
 
 @dataclasses.dataclass

@@ -17,15 +17,32 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
 from typing import Any, ClassVar, Protocol
 
+from controller import i18n
 from controller.dials.state import ControllerState
 from controller.engines import Bot, Game
+from controller.i18n import N_
+
+#: A sentence kept to be said in each reader's language (see :func:`controller.i18n.message`).
+Message = Mapping[str, Any]
 
 #: Why a press was refused while a wheel is still between two positions.
-TURNING = "a wheel is still turning: let it settle on a position, then press ready again"
+TURNING: Message = i18n.message(N_("a wheel is still turning: let it settle on a position, then press ready again"))
 
 
 class Refused(Exception):
-    """A press of the ready button that the game does not take; the message is shown to that seat."""
+    """A press of the ready button that the game does not take; the reason is shown to that seat.
+
+    ``reason`` is a message (``Refused.said(N_("..."), **args)``) so that each phone says it in its
+    language; the exception's text is its English."""
+
+    def __init__(self, reason: Message | str) -> None:
+        self.words: Message = reason if isinstance(reason, Mapping) else i18n.message(reason)
+        super().__init__(i18n.said(self.words, i18n.SOURCE_LANGUAGE))
+
+    @classmethod
+    def said(cls, msgid: str, **args: Any) -> Refused:
+        """The refusal whose reason is ``msgid`` (marked with ``N_``) filled with ``args``."""
+        return cls(i18n.message(msgid, **args))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -57,12 +74,12 @@ class WheelPlay(ABC):
     """
 
     #: The controllers' colours by piece, as on the boxes.
-    COLOURS: ClassVar[tuple[str, ...]] = ("red", "blue", "green", "yellow")
-    #: What a player is told when the engine refuses a press, by rule; worded so that the rest of
-    #: the table learns as little as possible about the refused choice.
+    COLOURS: ClassVar[tuple[str, ...]] = (N_("red"), N_("blue"), N_("green"), N_("yellow"))
+    #: What a player is told when the engine refuses a press, by rule (English msgids marked with
+    #: ``N_``); worded so that the rest of the table learns as little as possible about the choice.
     REFUSALS: ClassVar[Mapping[str, str]] = {}
     #: What everybody is told when a secret choice is refused (the reason goes to that seat alone): the
-    #: rules such a choice must keep, the same whatever the choice was.
+    #: rules such a choice must keep, the same whatever the choice was (an msgid marked with ``N_``).
     SECRET_REFUSAL_HINT: ClassVar[str] = ""
 
     def __init__(self, game: Game[Any], bot: type[Bot] | None = None) -> None:
@@ -109,17 +126,20 @@ class WheelPlay(ABC):
         action that is public at once. Every action is secret unless a game says otherwise."""
         return self.piece_of(seat, action)
 
-    def note(self, seat: int, action: Any, table: Table) -> tuple[str, str, dict[str, Any]] | None:
-        """An announcement for a public action, as ``(kind, text, data)``; ``None`` for none."""
+    def note(self, seat: int, action: Any, table: Table) -> tuple[str, Message | str, dict[str, Any]] | None:
+        """An announcement for a public action, as ``(kind, message, data)``; ``None`` for none."""
         return None
 
     def announce(self, event: dict[str, Any], table: Table) -> dict[str, Any]:
         """An engine event as the table shows it (a game may reword it); unchanged by default."""
         return event
 
-    def refusal(self, rule: str, reason: str) -> str:
-        """The message for an action the engine refused under ``rule``."""
-        return self.REFUSALS.get(rule, reason)
+    def refusal(self, rule: str, reason: str, words: Message | None = None) -> Message:
+        """What a player is told of an action the engine refused under ``rule``: the game's own
+        words for that rule, else the engine's reason (``words``: that reason as a message)."""
+        if rule in self.REFUSALS:
+            return i18n.message(self.REFUSALS[rule])
+        return words if words is not None else i18n.message(reason)
 
     @abstractmethod
     def decision_point(self) -> tuple[Any, ...]:

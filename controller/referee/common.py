@@ -5,6 +5,10 @@ the rulebook) and how sure it is. A :class:`Question` is asked instead of decidi
 would rest on a low-confidence reading or on a distance within the measurement error of a line;
 the service shows it, the players answer with one of its choices. Any call can be overruled: the
 referee rewinds the engine to just before it and applies the chosen alternative.
+
+What the players read is kept as messages (:func:`controller.i18n.message`) beside the English
+texts: a call's ``message`` is its reason, a question's ``message`` its text, ``reason_message`` why
+it is asked and ``choice_messages`` its choices, so that each phone says them in its own language.
 """
 
 from __future__ import annotations
@@ -17,11 +21,26 @@ from typing import TYPE_CHECKING, Any, Mapping, Protocol
 if TYPE_CHECKING:
     from controller.vision.snapshot import TableSnapshot
 
-from controller.engines.core import Event, Game
+from controller import i18n
+from controller.engines.core import Event, Game, jsonable
 
 
 class RefereeError(ValueError):
-    """A request the referee cannot honour (an unknown call, an answer that is not a choice)."""
+    """A request the referee cannot honour (an unknown call, an answer that is not a choice).
+
+    ``words`` is the same reason as a message (:func:`controller.i18n.message`), when the referee
+    gives one, to say it in the reader's language.
+    """
+
+    def __init__(self, text: str, words: Mapping[str, Any] | None = None) -> None:
+        super().__init__(text)
+        self.words = words
+
+    @classmethod
+    def said(cls, msgid: str, **args: Any) -> RefereeError:
+        """The error whose reason is ``msgid`` (marked with ``N_``) filled with ``args``."""
+        words = i18n.message(msgid, **args)
+        return cls(i18n.said(words, i18n.SOURCE_LANGUAGE), words)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -78,8 +97,9 @@ class Call:
     """A decision applied to the engine.
 
     ``decision`` is a short slug (``"shot"``, ``"dixe"``, ``"asleep"``...), ``reason`` the sentence
-    to announce with the rule it rests on, ``confidence`` in 0..1, ``actions`` the engine actions
-    it applied as ``(player, action)``, ``alternatives`` the decisions :meth:`overrule` accepts.
+    to announce with the rule it rests on (in English; ``message`` is the same, to be said in any
+    language), ``confidence`` in 0..1, ``actions`` the engine actions it applied as ``(player,
+    action)``, ``alternatives`` the decisions :meth:`overrule` accepts.
     """
 
     call_id: int
@@ -90,28 +110,53 @@ class Call:
     events: tuple[Event, ...] = ()
     alternatives: tuple[str, ...] = ()
     overrules: int | None = None          # the call this one replaced
+    message: Mapping[str, Any] | None = None
+    alternative_messages: tuple[Mapping[str, Any], ...] = ()   # each alternative in words, in order
 
     def to_json(self, game: type[Game[Any]] | None = None) -> dict[str, Any]:
-        return {
+        data = {
             "call_id": self.call_id, "decision": self.decision, "reason": self.reason,
             "confidence": round(self.confidence, 3),
             "actions": [[p, game.encode_action(a) if game else repr(a)] for p, a in self.actions],
             "events": [e.to_json() for e in self.events],
             "alternatives": list(self.alternatives), "overrules": self.overrules,
         }
+        if self.message is not None:
+            data["message"] = jsonable(self.message)
+        if self.alternative_messages:
+            data["alternative_messages"] = jsonable(self.alternative_messages)
+        return data
 
 
 @dataclasses.dataclass(frozen=True)
 class Question:
-    """A question to the players; answer it with one of ``choices``."""
+    """A question to the players; answer it with one of ``choices``.
+
+    ``text`` and ``reason`` are English; ``message``, ``reason_message`` and ``choice_messages`` (one
+    per choice, in order) are the same to be said in any language; ``data`` says what the question is
+    about (the die, where it lies) for a page to point at it. A choice itself is the answer's key.
+    """
 
     question_id: int
     text: str
     choices: tuple[str, ...]
     reason: str = ""
+    message: Mapping[str, Any] | None = None
+    reason_message: Mapping[str, Any] | None = None
+    choice_messages: tuple[Any, ...] = ()
+    data: Mapping[str, Any] = dataclasses.field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
-        return {"question_id": self.question_id, "text": self.text, "choices": list(self.choices), "reason": self.reason}
+        out = {"question_id": self.question_id, "text": self.text, "choices": list(self.choices), "reason": self.reason}
+        if self.message is not None:
+            out["message"] = jsonable(self.message)
+        if self.reason_message is not None:
+            out["reason_message"] = jsonable(self.reason_message)
+        if self.choice_messages:
+            out["choice_messages"] = jsonable(self.choice_messages)
+        if self.data:
+            out["data"] = jsonable(self.data)
+        return out
 
 
 class TableReferee(Protocol):
@@ -150,5 +195,9 @@ class TableReferee(Protocol):
         ...
 
     def prompt(self) -> str:
-        """What the table waits for, in a sentence."""
+        """What the table waits for, in a sentence (English)."""
+        ...
+
+    def prompt_message(self) -> Mapping[str, Any]:
+        """What the table waits for, as a message to say in any language."""
         ...

@@ -11,9 +11,11 @@ it with where the engine last put every die and works out what the engine is wai
   sacred garden, whether a temple fell and whether that counts.
 
 Each decision is a :class:`Call` (decision, reason citing the rule, confidence) applied to the
-engine as actions. A call resting on a reading below ``min_confidence`` or on a distance within
-``line_margin_mm`` of a line becomes a :class:`Question` first; the call is made once the players
-answer. Any call can be overruled (:meth:`PuxesReferee.overrule`). Choices only people make
+engine as actions. Its reason is a message in the players' words (players by name and colour, dice
+as the table shows them), said in each reader's language; the rule it quotes is the rulebook passage
+of the event that decided it (:mod:`controller.engines.puxes.rulebook`). A call resting on a reading
+below ``min_confidence`` or on a distance within ``line_margin_mm`` of a line becomes a
+:class:`Question` first; the call is made once the players answer. Any call can be overruled (:meth:`PuxesReferee.overrule`). Choices only people make
 (announcing a power, waking, ending the turn, Transport's above-or-under) come in through
 :meth:`PuxesReferee.player_action`.
 
@@ -27,51 +29,31 @@ import dataclasses
 import itertools
 import math
 import unicodedata
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from controller import i18n
 from controller.engines.core import CHANCE, Event, RuleError
-from controller.engines.puxes import PuxesGame
+from controller.engines.puxes import PuxesGame, rulebook, words
 from controller.engines.puxes.actions import (
     ChooseFace, Move, Outcome, Place, PushBack, Roll, Wake,
 )
-from controller.referee.common import Call, Question, RefereeConfig, RefereeError
 from controller.engines.puxes.game import Temple
+from controller.engines.puxes.rulebook import Passage
+from controller.i18n import N_, listing, message
+from controller.referee.common import Call, Question, RefereeConfig, RefereeError
 from controller.vision.snapshot import DieObservation, Stack, TableSnapshot
 
-#: The rulebook's words each kind of call rests on (puxes.fr.md).
-RULES: dict[str, str] = {
-    "moved": "« Déplacer : Lorsqu'un oracle est joué et qu'il ne touche rien. »",
-    "shot": "« Tirer : Lorsqu'un oracle joué touche un autre oracle. »",
-    "asleep": "« si un oracle sort de la zone de jeu préalablement définie, il plonge dans un profond sommeil »",
-    "lost": "« Mode falaise : Tout oracle qui sort de la zone de jeu est perdu. »",
-    "sacred": "« un oracle ne peut pas atterrir dans le jardin sacré d'un temple. Si le cas se présente, le propriétaire "
-              "du temple repousse immédiatement l'oracle intrus »",
-    "push-failed": "« Si durant ce coup de défense l'oracle repoussé touche la moindre pièce ou sort du jeu, le joueur "
-                   "suivant replace le ou les oracles déplacés »",
-    "dixe": "« Lorsqu'un temple est renversé par un oracle adverse, c'est-à-dire que le DiXe supérieur tombe, on dit "
-            "qu'il est « DiXé ». »",
-    "temple-rebuilt": "« il n'est pas permis sur un tir de renverser un temple et de toucher un oracle. Le temple renversé "
-                      "ne doit pas lui même toucher un oracle. De plus ni l'oracle joué, ni le temple renversé ne doivent "
-                      "sortir de l'aire de jeu. »",
-    "own-temple": "« si un oracle fait tomber malencontreusement son propre temple, le coup est annulé, l'oracle en "
-                  "question est endormi »",
-    "turn-lost": "« Lors du lancer des héros, si un héros touche un oracle, le joueur passe son tour. »",
-    "roll-again": "« lorsqu'un dé est hors jeu ou cassé (c'est à dire qu'il s'arrête sur la tranche ou sur un coin), on "
-                  "rejette les quatre héros »",
-    "eliminated": "« Si tous les oracles d'un joueur sont endormis, ce dernier est éliminé »",
-    "immune": "« Immunité : Tant qu'il est visible, aucun de tes oracles ne peut être endormi. »",
-    "roll": "« Les faces visibles des dés indiquent quel(s) pouvoir(s) (si personnage il y a) le joueur va utiliser et "
-            "quel oracle pourra être déplacé. »",
-    "placed": "« au minimum 2 coins par oracle soient dans cette zone » ; « à une distance d'1 DiXe les uns des autres »",
-    "illegal-move": "« Pour pouvoir déplacer un oracle, le symbole présent sur la face visible de ce dernier doit "
-                    "également être présent sur l'un des symboles visibles de vos héros. »",
-    "temple-misplaced": "« Bâtis ton temple en plaçant 2 DiXes, l'un sur l'autre, devant toi (à une distance de 6 DiXes "
-                        "du bord, précisément 1/6 de la longueur de la surface de jeu) »",
-    "game-over": "« Le joueur qui réussira à survivre et/ou à éliminer tous les Dieux adverses remporte la grande "
-                 "Chamaille PuXes »",
-    "fortress": "« Si le joueur adverse envoie un oracle dans la forteresse alors qu'elle est déjà occupée, l'oracle en "
-                "place est endormi »",
+#: The rulebook passage (see :mod:`controller.engines.puxes.rulebook`) a call that changes nothing
+#: rests on, by its decision: what the players must put right.
+DECISION_RULES: dict[str, str] = {
+    "temple-misplaced": "setup-temple", "illegal-move": "symbol-match",
+}
+
+#: The passage a refusal of the engine rests on, by the rule the engine names (``RuleError.rule``).
+REFUSAL_RULES: dict[str, str] = {
+    "placement": "setup-oracles", "starting-face": "setup-oracles", "symbol-match": "symbol-match",
+    "wake": "wake", "power": "active-power", "immunity-face": "immunity-face",
 }
 
 #: A hero die the players say rests on an edge or a corner (the heroes are rolled again).
@@ -84,21 +66,46 @@ def face_slug(name: str) -> str:
     return "-".join(plain.lower().replace("_", "-").split())
 
 
-def capitalised(text: str) -> str:
-    """``text`` with its first letter made upper case, to open a sentence ("player 0 ..." becomes
-    "Player 0 ..."); the rest, a player's name included, is left as written."""
-    return text[:1].upper() + text[1:]
-
-
 #: Which event decides a call's headline, most important first.
 PRIORITY = ("game-over", "eliminated", "dixe", "own-temple", "temple-rebuilt", "push-failed", "sacred", "lost", "asleep",
             "immune", "fortress", "shot", "turn-lost", "roll-again", "moved", "roll", "placed")
 
 
+def deciding(events: Sequence[Event]) -> Event | None:
+    """The most important of ``events`` by :data:`PRIORITY` (the first of its kind), or ``None``."""
+    for kind in PRIORITY:
+        for event in events:
+            if event.kind == kind:
+                return event
+    return None
+
+
 def headline(events: Sequence[Event]) -> str | None:
     """The kind of the most important of ``events`` by :data:`PRIORITY`, or ``None``."""
-    kinds = {e.kind for e in events}
-    return next((k for k in PRIORITY if k in kinds), None)
+    event = deciding(events)
+    return event.kind if event is not None else None
+
+
+def quote_of(events: Sequence[Event], decision: str | None = None) -> Passage | None:
+    """The rulebook passage a call rests on: that of the event that decided it (:func:`deciding`,
+    else the first event), or, for a call that changed nothing, that of its ``decision``."""
+    event = deciding(events) or (events[0] if events else None)
+    if event is not None:
+        return rulebook.passage(rulebook.rule_of(event.kind, event.data))
+    return rulebook.passage(DECISION_RULES.get(decision or ""))
+
+
+def sentences(parts: Sequence[Mapping[str, Any]]) -> Mapping[str, Any] | None:
+    """Sentences said one after the other, as one message (``None`` when there are none)."""
+    said: Mapping[str, Any] | None = None
+    for part in reversed(parts):
+        said = part if said is None else message(N_("{first} {rest}"), first=part, rest=said)
+    return said
+
+
+def in_english(value: Any) -> str:
+    """A message in English, the language of the referee's texts and logs."""
+    return i18n.said(value, i18n.SOURCE_LANGUAGE)
 
 
 @dataclasses.dataclass
@@ -112,7 +119,7 @@ class _Draft:
     open: dict[int, tuple[str, dict[str, Any]]]  # question id -> (fact, {choice: value})
     confidence: float
     prefix: list[tuple[int, Any]] = dataclasses.field(default_factory=list)
-    note: str = ""                               # said after the call (what the players must do)
+    note: Mapping[str, Any] | None = None        # said after the call (what the players must do)
 
 
 @dataclasses.dataclass
@@ -130,7 +137,7 @@ class PuxesReferee:
 
     >>> referee = PuxesReferee(PuxesGame(seed=1))
     >>> referee.prompt()
-    'player 0 to place oracle 2 (setup)'
+    'Red to set an oracle in the public garden'
     """
 
     def __init__(self, game: PuxesGame | None = None, config: RefereeConfig | None = None) -> None:
@@ -150,10 +157,19 @@ class PuxesReferee:
     # ---- public API --------------------------------------------------------------------------
 
     def prompt(self) -> str:
-        """What the table is waiting for, as a sentence."""
+        """What the table is waiting for, as a sentence in English (see :meth:`prompt_message`)."""
+        return in_english(self.prompt_message())
+
+    def prompt_message(self) -> Mapping[str, Any]:
+        """What the table is waiting for, as a message: the players' answer to the open question, or
+        what the game waits for."""
         if self.questions:
-            return "waiting for the players to answer: " + " / ".join(q.text for q in self.questions.values())
-        return self.game.waiting_for()
+            open_questions = list(self.questions.values())
+            if len(open_questions) == 1:
+                return message(N_("Waiting for the players to answer: {question}"), question=open_questions[0].message)
+            return message(N_("Waiting for the players to answer {count} questions, the first: {question}"),
+                           count=len(open_questions), question=open_questions[0].message)
+        return self.game.waiting_words()
 
     def may_move(self) -> list[int]:
         """The active player's oracles that may move now (engine ids)."""
@@ -191,10 +207,13 @@ class PuxesReferee:
     def answer(self, question_id: int, choice: str) -> list[Call | Question]:
         """The players' answer to a question; the pending call is made once all are answered."""
         if question_id not in self.questions:
-            raise RefereeError(f"no open question {question_id}; open: {sorted(self.questions) or 'none'}")
+            raise RefereeError.said(N_("there is no open question {number}; open: {open}"), number=question_id,
+                                    open=listing(sorted(self.questions)) if self.questions else message(N_("none")))
         question = self.questions[question_id]
         if choice not in question.choices:
-            raise RefereeError(f"{choice!r} is not a choice of question {question_id}: {', '.join(question.choices)}")
+            raise RefereeError.said(N_("{choice} is not an answer to question {number}: answer {choices}"),
+                                    choice=repr(choice), number=question_id,
+                                    choices=listing(message(N_("“{choice}”"), choice=c) for c in question.choices))
         draft = self._draft
         assert draft is not None
         fact, values = draft.open.pop(question_id)
@@ -219,10 +238,13 @@ class PuxesReferee:
         it, the alternative applied, and the later actions replayed while they stay legal."""
         record = self._records.get(call_id)
         if record is None:
-            raise RefereeError(f"no call {call_id} to overrule")
+            raise RefereeError.said(N_("there is no call {number} to overrule"), number=call_id)
         if decision not in record.flips:
-            raise RefereeError(f"call {call_id} can be overruled with: {', '.join(record.flips) or 'nothing'}, "
-                               f"not {decision!r}")
+            if not record.flips:
+                raise RefereeError.said(N_("call {number} cannot be overruled"), number=call_id)
+            raise RefereeError.said(N_("call {number} can be overruled with {choices}, not {decision}"), number=call_id,
+                                    choices=listing(message(N_("“{choice}”"), choice=c) for c in record.flips),
+                                    decision=repr(decision))
         fact, value = record.flips[decision]
         facts = dict(record.facts)
         facts[fact] = value
@@ -238,7 +260,9 @@ class PuxesReferee:
             for player, action in actions:
                 events.extend(game.apply(player, action))
         except RuleError as exc:
-            raise RefereeError(f"the alternative {decision!r} is refused by the rules: {exc.reason}") from None
+            raise RefereeError.said(N_("the rules refuse this reading of the table ({alternative}): {reason}"),
+                                    alternative=self._alternative_words(decision, game),
+                                    reason=exc.words if exc.words is not None else exc.reason) from None
         dropped = 0
         for index, (player, action) in enumerate(later):
             try:
@@ -249,9 +273,12 @@ class PuxesReferee:
         self.game = game
         self._draft = None
         self.questions.clear()
-        note = f" ({dropped} later action(s) no longer apply and were dropped)" if dropped else ""
-        call = self._make_call(decision, events, actions, 1.0,
-                               prefix=f"overruled call {call_id}{note}: ", overrules=call_id,
+        if dropped:
+            prefix = message(N_("Call {number} is overruled; {dropped} later actions no longer apply and were dropped."),
+                             number=call_id, dropped=dropped)
+        else:
+            prefix = message(N_("Call {number} is overruled."), number=call_id)
+        call = self._make_call(decision, events, actions, 1.0, prefix=prefix, overrules=call_id,
                                alternatives=tuple(k for k in record.flips if k != decision))
         flips = {k: v for k, v in record.flips.items() if k != decision}
         flips[f"restore-{call_id}"] = (fact, record.facts[fact])
@@ -265,8 +292,7 @@ class PuxesReferee:
         events = self.game.apply(player, action)
         if self._last is not None:
             self._consumed_at = max(self._consumed_at, self._last.timestamp)
-        call = self._make_call(None, events, [(player, action)], 1.0,
-                               prefix=f"{self.game.seat_label(player)}: {self.game.describe_action(action)}. ")
+        call = self._make_call(None, events, [(player, action)], 1.0, announced=True)
         self._records[call.call_id] = _Record(call, start, {}, lambda f: [], {}, [])
         return call
 
@@ -333,9 +359,9 @@ class PuxesReferee:
                 continue
             near = [s for s in snap.stacks if not s.toppled and self._stands_on(s, temple)]
             if not near:
-                return [self._make_call("temple-misplaced", [], [], 1.0, prefix=(
-                    f"temple {temple.index} of {self.game.seat_label(temple.owner)} must stand at "
-                    f"({temple.x:.0f}, {temple.y:.0f}) mm: build it there before setting the oracles. "))]
+                return [self._make_call("temple-misplaced", [], [], 1.0, prefix=message(
+                    N_("{temple} must stand at {where}: build it there before setting the oracles."),
+                    temple=words.temple(self.game, temple.index, start=True), where=words.position(temple.x, temple.y)))]
             stack = near[0]
             for cam, eng in zip(stack.dice, temple.dice):
                 self.binding[cam] = eng
@@ -379,9 +405,13 @@ class PuxesReferee:
             choices = list(self._face_choices(oracle.id))
             if self._label(obs) is None or obs.face.confidence < self.config.min_confidence:
                 self.binding[obs.die_id] = oracle_id
-                return [self._ask(draft, "face", f"Which face does oracle {oracle_id} (die {obs.die_id}) show?",
-                                  {c: c for c in choices}, f"the reading ({obs.face.label}, confidence "
-                                  f"{obs.face.confidence:.2f}) is below {self.config.min_confidence}")]
+                return [self._ask(
+                    draft, "face",
+                    message(N_("Which face does the oracle {player} just set at {where} show?"),
+                            player=game.named(player), where=words.position(x, y)),
+                    {c: c for c in choices}, self._reading(obs),
+                    about={"about": "placed-face", "oracle": oracle_id, "camera": obs.die_id,
+                           "x": round(obs.x_mm, 1), "y": round(obs.y_mm, 1)})]
             draft.flips = {f"face:{c}": ("face", c) for c in choices if c != self._label(obs)}
         self.binding[obs.die_id] = oracle_id
         return [self._commit(draft, draft.confidence)]
@@ -403,9 +433,13 @@ class PuxesReferee:
                        obs.face.confidence)
         if obs.face.confidence < self.config.min_confidence:
             choices = self._face_choices(oracle)
-            who = self.game.seat_label(player)
-            return [self._ask(draft, "face", f"Which face did {who} turn up on oracle {oracle}?",
-                              {c: c for c in choices}, "low-confidence reading")]
+            return [self._ask(
+                draft, "face",
+                message(N_("Which face did {player} turn up on the oracle of {owner} that Immunité saved?"),
+                        player=self.game.named(player), owner=self.game.named(self.game.dice[oracle].owner)),
+                {c: c for c in choices}, self._reading(obs),
+                about={"about": "oracle-face", "oracle": oracle, "camera": obs.die_id,
+                       "x": round(obs.x_mm, 1), "y": round(obs.y_mm, 1)})]
         return [self._commit(draft, draft.confidence)]
 
     # hero rolls
@@ -432,9 +466,11 @@ class PuxesReferee:
                 return []
             match = self._match_faces(unbound_heroes, pool)
             if match is None:
-                return [self._make_call("unknown-dice", [], [], 1.0, prefix=(
-                    f"the dice rolled ({', '.join(d.face.label for d in pool)}) do not fit "
-                    f"{game.seat_label(step['roller'])}'s heroes: check the collection file or roll the right dice. "))]
+                return [self._make_call("unknown-dice", [], [], 1.0, prefix=message(
+                    N_("The dice rolled ({faces}) do not fit the heroes of {player}: check the collection file or roll "
+                       "the right dice."),
+                    faces=words.faces(self._label(d) or d.face.label for d in pool),
+                    player=game.named(step["roller"])))]
             for h, obs in match.items():
                 self.binding[obs.die_id] = h
                 observed[h] = obs
@@ -455,28 +491,51 @@ class PuxesReferee:
         draft = _Draft(facts, build, {"roll-again": ("cocked", True), "turn-lost" if not touched else "turn-kept":
                                       ("touched", not touched)}, {}, confidence)
         if knocked:
-            where = ", ".join(f"oracle {o} at ({game.dice[o].x:.0f}, {game.dice[o].y:.0f})" for o in knocked)
-            draft.note = f"Put {where} back where it stood."
+            template = N_("Put {oracles} back where it stood.") if len(knocked) == 1 else \
+                N_("Put {oracles} back where they stood.")
+            draft.note = message(template, oracles=listing(
+                message(N_("{oracle} at {where}"), oracle=words.oracle(game, o), where=words.position(
+                    game.dice[o].x, game.dice[o].y)) for o in knocked))
         unreadable = [h for h in heroes if self._label(observed[h]) is None]
         asked: list[Call | Question] = []
+
+        def about(h: int) -> dict[str, Any]:
+            obs = observed[h]
+            return {"about": "hero-face", "hero": h, "camera": obs.die_id, "x": round(obs.x_mm, 1),
+                    "y": round(obs.y_mm, 1)}
+
         for h in unreadable:
-            asked.append(self._ask(draft, f"face:{h}", f"Is hero die {self.camera_id(h)} resting on an edge or a corner? "
-                                   "If it lies flat, which face does it show?",
-                                   {"yes: roll again": ON_EDGE, "no: read it again": "reread",
-                                    **{c: c for c in self._face_choices(h)}}, "its top face cannot be read"))
+            asked.append(self._ask(
+                draft, f"face:{h}",
+                message(N_("Is {hero} resting on an edge or a corner? If it lies flat, which face does it show?"),
+                        hero=words.hero(game, h)),
+                {"yes: roll again": ON_EDGE, "no: read it again": "reread", **{c: c for c in self._face_choices(h)}},
+                message(N_("The camera cannot read its top face.")), about=about(h),
+                said={"yes: roll again": message(N_("yes: roll again")),
+                      "no: read it again": message(N_("no: read it again"))}))
         for h in heroes:
             if h in unreadable:
                 continue
             choices = self._face_choices(h)
             if observed[h].face.confidence < self.config.min_confidence:
-                asked.append(self._ask(draft, f"face:{h}", f"Which face does hero die {self.camera_id(h)} show?",
-                                       {c: c for c in choices}, f"the reading {observed[h].face.label} has confidence "
-                                       f"{observed[h].face.confidence:.2f}"))
+                asked.append(self._ask(draft, f"face:{h}", message(N_("Which face does {hero} show?"),
+                                                                    hero=words.hero(game, h)),
+                                       {c: c for c in choices}, self._reading(observed[h]), about=about(h)))
             elif not game.collection.face_allowed(game.dice[h].name, facts[f"face:{h}"]):
-                asked.append(self._ask(draft, f"face:{h}", f"Hero die {self.camera_id(h)} reads {facts[f'face:{h}']}, "
-                                       "which it does not carry: which face does it show?", {c: c for c in choices},
-                                       "unexpected face"))
+                asked.append(self._ask(
+                    draft, f"face:{h}",
+                    message(N_("{hero} seems to show {face}, which its die does not carry: which face does it show?"),
+                            hero=words.hero(game, h, start=True), face=words.face(facts[f"face:{h}"])),
+                    {c: c for c in choices}, message(N_("That face is not on this die.")), about=about(h)))
         return asked or [self._commit(draft, confidence)]
+
+    def _reading(self, obs: DieObservation) -> Mapping[str, Any]:
+        """Why a reading is doubted: what the camera read and how sure it was."""
+        label = self._label(obs)
+        if label is None:
+            return message(N_("The camera cannot read its top face."))
+        return message(N_("The camera read {face} but is only {percent}% sure."), face=words.face(label),
+                       percent=f"{100 * obs.face.confidence:.0f}")
 
     def _face_choices(self, die_id: int) -> tuple[str, ...]:
         """Every face engine die ``die_id`` may show (see :meth:`Collection.possible_faces`)."""
@@ -519,9 +578,17 @@ class PuxesReferee:
         options = game.may_move(player)
         played = [o for o in displaced if o in options]
         if not played:
-            mine = [o for o in displaced if game.dice[o].owner == player]
-            why = (f"oracle(s) {', '.join(map(str, mine or displaced))} moved, but {game.seat_label(player)} may move "
-                   f"{', '.join(map(str, options)) or 'no oracle'} now: put them back where they were. ")
+            mine = [o for o in displaced if game.dice[o].owner == player] or displaced
+            moved = words.oracles(game, mine, of=player)
+            back = message(N_("put it back where it was")) if len(mine) == 1 else \
+                message(N_("put them back where they were"))
+            if options:
+                why = message(N_("{player} may move only {allowed} now, but {moved} moved: {back}."),
+                              player=game.named(player), allowed=words.oracles(game, options, of=player), moved=moved,
+                              back=back)
+            else:
+                why = message(N_("{player} may move no oracle now, but {moved} moved: {back}."),
+                              player=game.named(player), moved=moved, back=back)
             return [self._make_call("illegal-move", [], [], 1.0, prefix=why)]
         if len(played) > 1:
             played.sort(key=lambda o: -self._travel(o, snap))
@@ -563,7 +630,7 @@ class PuxesReferee:
                 return []
         played = step["die"] if step["what"] != "spit" else None
         facts: dict[str, Any] = {}
-        questions: list[tuple[str, str, dict[str, Any], str]] = []
+        questions: list[tuple[str, Mapping[str, Any], dict[str, Any], Mapping[str, Any], dict[str, Any]]] = []
         flips: dict[str, tuple[str, Any]] = {}
         rests: dict[int, tuple[float, float, float, str | None]] = {}
         if played is not None and played not in displaced:
@@ -580,14 +647,18 @@ class PuxesReferee:
             margin = min(x, y, game.table.size_x - x, game.table.size_y - y)
             facts[f"left:{o}"] = margin < 0
             flips[f"{'in' if margin < 0 else 'out'}:{o}"] = (f"left:{o}", margin >= 0)
+            about = {"oracle": o, "camera": obs.die_id, "x": round(obs.x_mm, 1), "y": round(obs.y_mm, 1)}
             if abs(margin) <= cfg.line_margin_mm:
-                questions.append((f"left:{o}", f"Did oracle {o} leave the play area?", {"yes": True, "no": False},
-                                  f"its centre is {abs(margin):.1f} mm from the area's edge"))
+                questions.append((f"left:{o}", message(N_("Did {oracle} leave the play area?"), oracle=words.oracle(game, o)),
+                                  {"yes": True, "no": False},
+                                  message(N_("Its centre is {distance} mm from the edge of the area."),
+                                          distance=f"{abs(margin):.1f}"), {"about": "left", **about}))
             face = self._label(obs)
             if face is None or obs.face.confidence < cfg.min_confidence:
                 choices = self._face_choices(o)
-                questions.append((f"face:{o}", f"Which face does oracle {o} show now?", {c: c for c in choices},
-                                  f"reading {obs.face.label} at confidence {obs.face.confidence:.2f}"))
+                questions.append((f"face:{o}", message(N_("Which face does {oracle} show now?"),
+                                                       oracle=words.oracle(game, o)),
+                                  {c: c for c in choices}, self._reading(obs), {"about": "oracle-face", **about}))
             if face is not None and not game.collection.face_allowed(die.name, face):
                 face = None
             facts[f"face:{o}"] = face
@@ -602,15 +673,22 @@ class PuxesReferee:
                 facts[key] = gap < 0
                 flips[f"{'clear' if gap < 0 else 'sacred'}:{o}:{temple.index}"] = (key, gap >= 0)
                 if abs(gap) <= cfg.line_margin_mm:
-                    questions.append((key, f"Is oracle {o} in the sacred garden of temple {temple.index}?",
-                                      {"yes": True, "no": False}, f"its nearest corner is {abs(gap):.1f} mm from the line"))
+                    questions.append((key, message(N_("Is {oracle} in {garden}?"), oracle=words.oracle(game, o),
+                                                   garden=words.garden(game, temple.index, "sacred")),
+                                      {"yes": True, "no": False},
+                                      message(N_("Its nearest corner is {distance} mm from the line."),
+                                              distance=f"{abs(gap):.1f}"),
+                                      {"about": "sacred", "temple": temple.index, **about}))
             if game.options.fortress and game.table.fortress is not None:
                 fx, fy, fr = game.table.fortress
                 gap = math.hypot(x - fx, y - fy) - fr
                 facts[f"fortress:{o}"] = gap <= 0
                 if abs(gap) <= cfg.line_margin_mm:
-                    questions.append((f"fortress:{o}", f"Is oracle {o} in the fortress?", {"yes": True, "no": False},
-                                      f"its centre is {abs(gap):.1f} mm from the fortress line"))
+                    questions.append((f"fortress:{o}", message(N_("Is {oracle} in the fortress?"),
+                                                               oracle=words.oracle(game, o)),
+                                      {"yes": True, "no": False},
+                                      message(N_("Its centre is {distance} mm from the edge of the fortress."),
+                                              distance=f"{abs(gap):.1f}"), {"about": "fortress", **about}))
         facts["touched"] = [o for o in displaced if o != played]
         # a fallen temple
         facts["toppled"] = None
@@ -640,8 +718,10 @@ class PuxesReferee:
             facts["toppled_touches"] = nearest <= cfg.touch_mm
             flips["temple-touches" if nearest > cfg.touch_mm else "temple-clear"] = ("toppled_touches", nearest > cfg.touch_mm)
             if abs(nearest - cfg.touch_mm) <= cfg.line_margin_mm:
-                questions.append(("toppled_touches", f"Does the fallen die of temple {temple} touch an oracle?",
-                                  {"yes": True, "no": False}, f"the gap is about {max(nearest, 0):.1f} mm"))
+                questions.append(("toppled_touches", message(N_("Does the fallen temple die touch an oracle?")),
+                                  {"yes": True, "no": False},
+                                  message(N_("The gap is about {distance} mm."), distance=f"{max(nearest, 0):.1f}"),
+                                  {"about": "fallen-temple", "temple": temple}))
             break
         # Séduction: a Petit gris knocked off its oracle
         facts["dislodged"] = []
@@ -673,8 +753,8 @@ class PuxesReferee:
 
         draft = _Draft(facts, build, flips, {}, confidence, prefix=list(prefix))
         if questions:
-            for fact, text, choices, why in questions:
-                self._ask(draft, fact, text, choices, why)
+            for fact, text, choices, why, about in questions:
+                self._ask(draft, fact, text, choices, why, about=about)
             return list(self.questions.values())
         return [self._commit(draft, confidence)]
 
@@ -723,13 +803,54 @@ class PuxesReferee:
         return stack is not None and any(
             c != obs.die_id and c in self.binding and self.game.dice[self.binding[c]].role == "temple" for c in stack.dice)
 
-    def _ask(self, draft: _Draft, fact: str, text: str, choices: dict[str, Any], why: str) -> Question:
+    def _ask(self, draft: _Draft, fact: str, text: Mapping[str, Any], choices: dict[str, Any], why: Mapping[str, Any],
+             about: Mapping[str, Any] | None = None, said: Mapping[str, Any] | None = None) -> Question:
+        """Ask the players about ``fact`` (``text`` and ``why`` are messages); ``choices`` maps each
+        answer to the fact's value, ``said`` how an answer is worded when it is not a face or yes/no."""
         qid = next(self._ids)
-        question = Question(qid, text, tuple(choices), reason=why)
+        question = Question(qid, in_english(text), tuple(choices), reason=in_english(why), message=text,
+                            reason_message=why, choice_messages=tuple(self._choice_words(c, said) for c in choices),
+                            data=dict(about or {}))
         draft.open[qid] = (fact, choices)
         self._draft = draft
         self.questions[qid] = question
         return question
+
+    def _alternative_words(self, decision: str, game: PuxesGame) -> Mapping[str, Any]:
+        """What overruling a call with ``decision`` (one of its alternatives) means, in words."""
+        kind, _, rest = decision.partition(":")
+        ids = [int(part) for part in rest.split(":") if part.lstrip("-").isdigit()]
+        if kind in ("in", "out", "sacred", "clear") and ids and ids[0] in game.dice:
+            oracle = words.oracle(game, ids[0], start=True)
+            if kind == "in":
+                return message(N_("{oracle} stayed in the play area"), oracle=oracle)
+            if kind == "out":
+                return message(N_("{oracle} left the play area"), oracle=oracle)
+            if len(ids) > 1 and 0 <= ids[1] < len(game.temples):
+                garden = words.garden(game, ids[1], "sacred")
+                if kind == "sacred":
+                    return message(N_("{oracle} is in {garden}"), oracle=oracle, garden=garden)
+                return message(N_("{oracle} is outside {garden}"), oracle=oracle, garden=garden)
+        if kind == "face" and rest:
+            return message(N_("It shows {face}"), face=words.face(rest))
+        if kind.startswith("restore-"):
+            return message(N_("Put call {number} back as it was"), number=kind.removeprefix("restore-"))
+        fixed = {
+            "not-toppled": N_("No temple fell"), "temple-touches": N_("The fallen temple die touches an oracle"),
+            "temple-clear": N_("The fallen temple die touches no oracle"),
+            "roll-again": N_("A die rests on an edge or a corner: roll again"),
+            "turn-lost": N_("A hero touched an oracle: the turn is lost"),
+            "turn-kept": N_("No hero touched an oracle: the turn goes on"),
+        }
+        return message(fixed.get(decision, N_("Another reading of the table")))
+
+    def _choice_words(self, choice: str, said: Mapping[str, Any] | None) -> Any:
+        """How an answer is worded for the players: its own words, yes or no, or a face."""
+        if said and choice in said:
+            return said[choice]
+        if choice in ("yes", "no"):
+            return choice == "yes"
+        return words.face(choice)
 
     def _commit(self, draft: _Draft, confidence: float) -> Call:
         start = len(self.game.history)
@@ -740,7 +861,10 @@ class PuxesReferee:
                 trial.apply(player, action)
         except RuleError as exc:
             # nothing is applied: the engine stays exactly as it was
-            return self._make_call("refused", [], [], 1.0, prefix=f"the table does not fit the rules: {exc.reason}. ")
+            reason = exc.words if exc.words is not None else exc.reason
+            return self._make_call("refused", [], [], 1.0, prefix=message(
+                N_("The table does not fit the rules: {reason}."), reason=reason),
+                rule=REFUSAL_RULES.get(exc.rule))
         events: list[Event] = []
         applied: list[tuple[int, Any]] = []
         for player, action in actions:
@@ -755,20 +879,30 @@ class PuxesReferee:
         return call
 
     def _make_call(self, decision: str | None, events: list[Event], actions: list[tuple[int, Any]], confidence: float,
-                   prefix: str = "", overrules: int | None = None, alternatives: tuple[str, ...] = (),
-                   suffix: str = "") -> Call:
+                   prefix: Mapping[str, Any] | None = None, overrules: int | None = None,
+                   alternatives: tuple[str, ...] = (), suffix: Mapping[str, Any] | None = None,
+                   rule: str | None = None, announced: bool = False) -> Call:
+        """A call: its reason says ``prefix``, what happened (each event but the camera's record of the
+        flicks, unless a player ``announced`` the action), ``suffix``, the rule the deciding event rests
+        on (or ``rule``) and who may move now."""
         main = headline(events) or (events[0].kind if events else "noted")
         decision = decision or main
-        quote = RULES.get(decision) or RULES.get(main, "")
-        text = " ".join(capitalised(e.text) + "." for e in events if e.kind not in ("flick",))
-        reason = " ".join(part for part in (prefix.strip(), text, suffix) if part)
-        if quote:
-            reason += f" Rule: {quote}"
+        quote = rulebook.passage(rule) if rule else quote_of(events, decision)
+        parts: list[Mapping[str, Any]] = [prefix] if prefix is not None else []
+        parts += [e.message for e in events if e.message is not None and (announced or e.kind != "flick")]
+        if suffix is not None:
+            parts.append(suffix)
+        if quote is not None:
+            parts.append(message(N_("Rule: {quote}"), quote=quote.quoted()))
         movable = self.may_move()
         if movable and not self.game.is_over():
-            who = capitalised(self.game.seat_label(self.game.queue[0]["player"]))
-            reason += f" {who} may move oracle(s) {', '.join(map(str, movable))}."
-        call = Call(next(self._ids), decision, reason, confidence, tuple(actions), tuple(events), alternatives, overrules)
+            player = self.game.queue[0]["player"]
+            parts.append(message(N_("{player} may move {oracles}."), player=self.game.named(player),
+                                 oracles=words.oracles(self.game, movable, of=player)))
+        said = sentences(parts) or message(N_("Nothing changes."))
+        call = Call(next(self._ids), decision, in_english(said), confidence, tuple(actions), tuple(events), alternatives,
+                    overrules, message=said,
+                    alternative_messages=tuple(self._alternative_words(a, self.game) for a in alternatives))
         self.calls.append(call)
         return call
 

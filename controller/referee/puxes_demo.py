@@ -22,14 +22,15 @@ import collections
 import copy
 import dataclasses
 import math
-import re
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from controller.engines.puxes import PuxesGame
+from controller import i18n
+from controller.engines.puxes import PuxesGame, words
 from controller.engines.puxes.actions import Outcome
+from controller.i18n import N_, _, message
 from controller.referee.common import Call, Question, RefereeConfig
 from controller.referee.demo.camera import TableCamera
 from controller.referee.demo.table import Body, ScriptedTable, Transition
@@ -38,6 +39,9 @@ from controller.vision.snapshot import TableSnapshot
 
 #: How far (mm) the referee's idea of an oracle's place may be from the truth.
 POSITION_TOLERANCE_MM = 6.0
+
+#: The players at the demo's table, by seat.
+NAMES = ("Ada", "Brice")
 
 
 @dataclasses.dataclass
@@ -56,24 +60,33 @@ class DemoStep:
 
     index: int
     turn: int
-    label: str
+    label: Mapping[str, Any]
     calls: list[Call]
     asked: list[Asked]
     truth_decision: str | None
-    differences: list[str]
+    differences: list[Mapping[str, Any]]
     frames: int
 
-    def lines(self) -> list[str]:
-        """The step as text: the change, each call with its reason, each question and answer."""
-        out = [f"[turn {self.turn}] {self.label}"]
+    def lines(self, lang: str | None = None) -> list[str]:
+        """The step as text in ``lang`` (default: the process's): the change, each call with its
+        reason, each question and the players' answer."""
+        def say(value: Any) -> str:
+            return i18n.said(value, lang)
+
+        out = [say(message(N_("[turn {turn}] {what}"), turn=self.turn, what=self.label))]
         for a in self.asked:
-            out.append(f"    ? {a.question.text} ({a.question.reason}) -> {a.answer}")
+            answer = a.question.choice_messages[a.question.choices.index(a.answer)] \
+                if a.answer in a.question.choices and a.question.choice_messages else a.answer
+            out.append("    ? " + say(message(N_("{question} ({why}) Answer: {answer}."), question=_said(a.question),
+                                              why=a.question.reason_message or a.question.reason, answer=answer)))
         for c in self.calls:
-            out.append(f"    = {c.decision}: {c.reason}")
+            out.append("    = " + say(c.message if c.message is not None else c.reason))
         if self.truth_decision and not any(c.decision == self.truth_decision for c in self.calls):
-            out.append(f"    ! the true game says {self.truth_decision}")
+            out.append("    ! " + say(message(N_("The true game decided otherwise ({decision})."),
+                                              decision=self.truth_decision)))
         for d in self.differences:
-            out.append(f"    ! differs from the truth: {d}")
+            out.append("    ! " + say(message(N_("The referee's game differs from the truth: {difference}."),
+                                              difference=d)))
         return out
 
 
@@ -97,7 +110,8 @@ class DemoResult:
     truth_over: bool
     truth_winners: tuple[int, ...]
     referee_winners: tuple[int, ...]
-    divergence: str | None           # the first difference from the truth, or None
+    divergence: Mapping[str, Any] | None     # the first difference from the truth, or None
+    names: tuple[str, ...] = NAMES
 
     @property
     def agreed(self) -> bool:
@@ -111,57 +125,111 @@ class DemoResult:
     def agreement(self) -> float:
         return self.calls_matched / self.calls if self.calls else 1.0
 
-    def summary(self) -> list[str]:
-        kinds = ", ".join(f"{k} {v}" for k, v in sorted(self.questions_by_kind.items())) or "none"
-        outcome = f"player(s) {', '.join(map(str, self.truth_winners))} won" if self.truth_over else "stopped before the end"
+    def summary(self, lang: str | None = None) -> list[str]:
+        """The figures as sentences, in ``lang`` (default: the process's)."""
+        def say(value: Any) -> str:
+            return i18n.said(value, lang)
+
+        kinds = i18n.listing(message(N_("{kind}: {count}"), kind=message(QUESTION_KINDS.get(k, k)), count=v)
+                             for k, v in sorted(self.questions_by_kind.items())) \
+            if self.questions_by_kind else message(N_("none"))
+        if self.truth_over:
+            template = N_("Seed {seed}, {players} players: {turns} turns, won by {winners}.")
+        else:
+            template = N_("Seed {seed}, {players} players: {turns} turns, stopped before the end.")
+        frames = max(1, self.frames)
         return [
-            f"seed {self.seed}, {self.players} players: {self.turns} turns, {outcome}",
-            f"referee: {len(self.steps)} still moments, {self.calls} calls, {self.calls_matched} matched the truth "
-            f"({100 * self.agreement:.1f}%)",
-            f"questions asked: {self.questions} ({self.questions / max(1, self.turns):.2f} per turn: {kinds})",
-            f"frames: {self.frames} ({self.snapshots} still snapshots), {self.ms_per_frame:.1f} ms per frame "
-            f"(rendering {1000 * self.render_s / max(1, self.frames):.1f}, vision {1000 * self.vision_s / max(1, self.frames):.1f})",
-            "the referee's game matches the true game" if self.agreed else f"first difference: {self.divergence}",
+            say(message(template, seed=self.seed, players=self.players, turns=self.turns,
+                        winners=words.players(self.truth_winners, self.names))),
+            say(message(N_("Referee: {moments} still moments, {calls} calls, {matched} matching the true game "
+                           "({percent}%)."), moments=len(self.steps), calls=self.calls, matched=self.calls_matched,
+                        percent=f"{100 * self.agreement:.1f}")),
+            say(message(N_("Questions asked: {count} ({per_turn} per turn; {kinds})."), count=self.questions,
+                        per_turn=f"{self.questions / max(1, self.turns):.2f}", kinds=kinds)),
+            say(message(N_("Frames: {frames} ({snapshots} still moments), {ms} ms per frame (drawing {render} ms, "
+                           "vision {vision} ms)."), frames=self.frames, snapshots=self.snapshots,
+                        ms=f"{self.ms_per_frame:.1f}", render=f"{1000 * self.render_s / frames:.1f}",
+                        vision=f"{1000 * self.vision_s / frames:.1f}")),
+            say(message(N_("The referee's game matches the true game.")) if self.agreed else
+                message(N_("First difference: {difference}"), difference=self.divergence)),
         ]
+
+
+def _said(question: Question) -> Any:
+    """A question's words: its message, else its English text."""
+    return question.message if question.message is not None else question.text
+
+
+#: The kinds of questions the summary counts, in the players' words.
+QUESTION_KINDS: Mapping[str, str] = {
+    "hero-face": N_("a hero's face"), "oracle-face": N_("an oracle's face"), "left": N_("the edge of the area"),
+    "sacred": N_("a sacred garden"), "fallen-temple": N_("a fallen temple"), "fortress": N_("the fortress"),
+    "other": N_("something else"),
+}
+
+
+#: A die's role and state, as a difference names them.
+_STATES: Mapping[str, str] = {
+    "play": N_("in play"), "asleep": N_("asleep"), "lost": N_("lost"), "out": N_("out of the game"),
+    "standing": N_("standing"), "dixe": N_("DiXé"), "removed": N_("removed"), "oracle": N_("an oracle"),
+    "hero": N_("a hero"), "temple": N_("a temple die"),
+}
+
+
+def _state(value: str) -> Any:
+    return message(_STATES[value]) if value in _STATES else value
 
 
 # ---- comparing the referee's game with the truth ------------------------------------------------
 
-def differences(referee: PuxesGame, truth: PuxesGame, tolerance_mm: float = POSITION_TOLERANCE_MM) -> list[str]:
-    """What differs between two games in what the rules care about: the end and the winners, the
-    temples, each oracle's state, place and face, the players, the heroes' faces and whose turn it is."""
-    out = []
+def differences(referee: PuxesGame, truth: PuxesGame, tolerance_mm: float = POSITION_TOLERANCE_MM) -> list[Mapping[str, Any]]:
+    """What differs between two games in what the rules care about, as messages: the end and the
+    winners, the temples, each oracle's state, place and face, the players, the heroes' faces and
+    whose turn it is. The dice are named as the referee's game names them."""
+    out: list[Mapping[str, Any]] = []
     if referee.is_over() != truth.is_over() or referee.winners() != truth.winners():
-        out.append(f"game over {referee.is_over()} winners {referee.winners()} (truth: {truth.is_over()} {truth.winners()})")
+        out.append(message(N_("the game is over: {over}, won by {winners} (truth: {truth_over}, won by {truth_winners})"),
+                           over=referee.is_over(), winners=words.players(referee.winners(), referee.seat_names),
+                           truth_over=truth.is_over(), truth_winners=words.players(truth.winners(), referee.seat_names)))
     for a, b in zip(referee.temples, truth.temples):
         if (a.status, a.lives) != (b.status, b.lives):
-            out.append(f"temple {a.index} is {a.status} (truth: {b.status})")
+            out.append(message(N_("{temple} is {status} (truth: {truth})"), temple=words.temple(referee, a.index),
+                               status=_state(a.status), truth=_state(b.status)))
     for d in sorted(truth.dice):
         t, r = truth.dice[d], referee.dice[d]
         if t.role != r.role or t.owner != r.owner:
-            out.append(f"die {d} is a {r.role} of player {r.owner} (truth: {t.role} of player {t.owner})")
+            out.append(message(N_("the {die} die is {role} of {player} (truth: {truth_role} of {truth_player})"),
+                               die=r.name, role=_state(r.role), player=referee.named(r.owner),
+                               truth_role=_state(t.role), truth_player=referee.named(t.owner)))
             continue
         if t.role == "oracle":
             if t.status != r.status:
-                out.append(f"oracle {d} is {r.status} (truth: {t.status})")
+                out.append(message(N_("{oracle} is {status} (truth: {truth})"), oracle=words.oracle(referee, d),
+                                   status=_state(r.status), truth=_state(t.status)))
             elif t.status == "play" and t.x is not None and r.x is not None and \
                     math.hypot(t.x - r.x, t.y - r.y) > tolerance_mm:
-                out.append(f"oracle {d} at ({r.x:.0f}, {r.y:.0f}) (truth: ({t.x:.0f}, {t.y:.0f}))")
+                out.append(message(N_("{oracle} is at {where} (truth: {truth})"), oracle=words.oracle(referee, d),
+                                   where=words.position(r.x, r.y), truth=words.position(t.x, t.y)))
             if t.status == "play" and t.face != r.face:
-                out.append(f"oracle {d} shows {r.face} (truth: {t.face})")
+                out.append(message(N_("{oracle} shows {face} (truth: {truth})"), oracle=words.oracle(referee, d),
+                                   face=words.face(r.face), truth=words.face(t.face)))
     for p, (a, b) in enumerate(zip(referee.players, truth.players)):
         if a.out != b.out:
-            out.append(f"player {p} out: {a.out} (truth: {b.out})")
+            out.append(message(N_("{player} is out: {out} (truth: {truth})"), player=referee.named(p), out=a.out,
+                               truth=b.out))
         fa = sorted(str(referee.dice[h].face) for h in a.heroes)
         fb = sorted(str(truth.dice[h].face) for h in b.heroes)
         if fa != fb:
-            out.append(f"player {p}'s heroes show {fa} (truth: {fb})")
+            out.append(message(N_("the heroes of {player} show {faces} (truth: {truth})"), player=referee.named(p),
+                               faces=words.faces(referee.dice[h].face for h in a.heroes),
+                               truth=words.faces(truth.dice[h].face for h in b.heroes)))
     if referee.turn_number != truth.turn_number:
-        out.append(f"turn {referee.turn_number} (truth: {truth.turn_number})")
+        out.append(message(N_("it is turn {turn} (truth: {truth})"), turn=referee.turn_number, truth=truth.turn_number))
     named = copy.copy(truth)                # the step waited for is compared, not how seats are named
     named.name_seats(referee.seat_names)
     if referee.waiting_for() != named.waiting_for():
-        out.append(f"waiting for {referee.waiting_for()} (truth: {named.waiting_for()})")
+        out.append(message(N_("waiting for: {waiting} (truth: {truth})"), waiting=referee.waiting_words(),
+                           truth=named.waiting_words()))
     return out
 
 
@@ -184,38 +252,28 @@ class Players:
 
     def answer(self, q: Question, referee: PuxesReferee, snap: TableSnapshot | None,
                last: Transition | None) -> tuple[str, str]:
-        """(the players' answer, the kind of question) for question ``q``."""
-        text = q.text
-        m = re.search(r"hero die (\d+)", text)
-        if m:
-            body = self._body_of_camera(snap, int(m.group(1)))
-            return self._face_choice(q, body), "hero face"
-        m = re.search(r"oracle (\d+) \(die (\d+)\)", text)
-        if m:
-            body = self._body_of_camera(snap, int(m.group(2)))
-            return self._face_choice(q, body), "oracle face"
-        m = re.search(r"face does oracle (\d+) show|face did .+ turn up on oracle (\d+)", text)
-        if m:
-            oracle = int(m.group(1) or m.group(2))
-            body = self._body_of_camera(snap, referee.camera_id(oracle))
-            return self._face_choice(q, body), "oracle face"
+        """(the players' answer, the kind of question) for question ``q``, read from what the question
+        is about (its ``data``: the die and where it lies) and from what is really on the table."""
+        about = dict(q.data)
+        kind = str(about.get("about", "other"))
+        cam = about.get("camera")
+        if cam is None and "oracle" in about and referee is not None:
+            cam = referee.camera_id(about["oracle"])
+        if kind in ("hero-face", "placed-face", "oracle-face"):
+            return self._face_choice(q, self._body_of_camera(snap, cam)), \
+                "hero-face" if kind == "hero-face" else "oracle-face"
         outcome = next((a for _, a in (last.truth if last else []) if isinstance(a, Outcome)), None)
-        m = re.search(r"Did oracle (\d+) leave the play area", text)
-        if m:
-            body = self._body_of_camera(snap, referee.camera_id(int(m.group(1))))
+        body = self._body_of_camera(snap, cam)
+        if kind == "left":
             left = outcome is not None and body is not None and body.die in outcome.left
-            return ("yes" if left else "no"), "edge of the area"
-        m = re.search(r"Is oracle (\d+) in the sacred garden of temple (\d+)", text)
-        if m:
-            body = self._body_of_camera(snap, referee.camera_id(int(m.group(1))))
-            inside = outcome is not None and body is not None and (body.die, int(m.group(2))) in outcome.sacred
-            return ("yes" if inside else "no"), "sacred garden"
-        m = re.search(r"fallen die of temple (\d+) touch", text)
-        if m:
-            return ("yes" if outcome is not None and outcome.toppled_touches else "no"), "fallen temple"
-        m = re.search(r"Is oracle (\d+) in the fortress", text)
-        if m:
-            return "no", "fortress"
+            return ("yes" if left else "no"), kind
+        if kind == "sacred":
+            inside = outcome is not None and body is not None and (body.die, about.get("temple")) in outcome.sacred
+            return ("yes" if inside else "no"), kind
+        if kind == "fallen-temple":
+            return ("yes" if outcome is not None and outcome.toppled_touches else "no"), kind
+        if kind == "fortress":
+            return "no", kind
         return q.choices[0], "other"
 
     def _face_choice(self, q: Question, body: Body | None) -> str:
@@ -241,16 +299,18 @@ def run_demo(seed: int = 1, players: int = 2, max_turns: int | None = None,
     """
     start = time.perf_counter()
     opts = {"players": players, **(options or {})}
-    table = ScriptedTable(opts, seed=seed)
+    table = ScriptedTable(opts, seed=seed, names=NAMES)
     truth = table.game
     dice_used = {d.name for d in truth.dice.values()}
     camera = TableCamera(truth.collection, dice_used, image_size=image_size, seed=seed)
-    referee = PuxesReferee(PuxesGame(opts, seed=seed), config or RefereeConfig())
+    game = PuxesGame(opts, seed=seed)
+    game.name_seats(NAMES)
+    referee = PuxesReferee(game, config or RefereeConfig())
     people = Players(table)
     steps: list[DemoStep] = []
     by_kind: collections.Counter[str] = collections.Counter()
     calls = matched = questions = 0
-    divergence: str | None = None
+    divergence: Mapping[str, Any] | None = None
     for index, tr in enumerate(table.play(max_turns)):
         frames_before = camera.stats.frames
         made: list[Call] = []
@@ -273,13 +333,13 @@ def run_demo(seed: int = 1, players: int = 2, max_turns: int | None = None,
             results = rest + referee.answer(q.question_id, answer)
         diffs = differences(referee.game, truth)
         if snap is None:
-            diffs.insert(0, "the table never became still for the camera")
+            diffs.insert(0, message(N_("the table never became still for the camera")))
         truth_decision = headline(tr.events) if tr.truth else None
         calls += len(made)
         if not diffs:
             matched += len(made)
         elif divergence is None:
-            divergence = f"turn {tr.turn}, {tr.label}: {'; '.join(diffs)}"
+            divergence = divergence_words(tr.turn, tr.label, diffs)
         step = DemoStep(index, tr.turn, tr.label, made, asked, truth_decision, diffs, camera.stats.frames - frames_before)
         steps.append(step)
         if progress is not None:
@@ -289,27 +349,34 @@ def run_demo(seed: int = 1, players: int = 2, max_turns: int | None = None,
     wall = time.perf_counter() - start
     return DemoResult(seed, players, truth.turn_number, steps, calls, matched, questions, dict(by_kind),
                       camera.stats.frames, camera.stats.snapshots, wall, camera.stats.render_s, camera.stats.vision_s,
-                      truth.is_over(), truth.winners(), referee.game.winners(), divergence)
+                      truth.is_over(), truth.winners(), referee.game.winners(), divergence, NAMES)
+
+
+def divergence_words(turn: int, label: Mapping[str, Any], diffs: Sequence[Mapping[str, Any]]) -> Mapping[str, Any]:
+    """Where the referee's game first differed from the truth, and how, as a message."""
+    return message(N_("turn {turn}, {what} {differences}"), turn=turn, what=label, differences=i18n.listing(diffs))
 
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="python -m controller.referee.puxes_demo",
-        description="Watch a refereed PuXes game without a table: two bots play a seeded game on a simulated "
-        "table, rendered frames of it go through the camera pipeline, and the referee calls what it sees. "
-        "Prints each call with its reason and each question the players answered, then a summary.")
-    parser.add_argument("--seed", type=int, default=1, help="which game to play (default 1)")
-    parser.add_argument("--max-turns", type=int, default=None, help="stop after this many turns (default: the whole game)")
-    parser.add_argument("--quiet", action="store_true", help="print only the summary")
+        description=_("Watch a refereed PuXes game without a table: two bots play a seeded game on a simulated "
+                      "table, rendered frames of it go through the camera pipeline, and the referee calls what it "
+                      "sees. Prints each call with its reason and each question the players answered, then a "
+                      "summary."))
+    parser.add_argument("--seed", type=int, default=1, help=_("which game to play (default 1)"))
+    parser.add_argument("--max-turns", type=int, default=None,
+                        help=_("stop after this many turns (default: the whole game)"))
+    parser.add_argument("--quiet", action="store_true", help=_("print only the summary"))
     parser.add_argument("--stop-on-divergence", action="store_true",
-                        help="stop at the first moment the referee's game differs from the true game")
+                        help=_("stop at the first moment the referee's game differs from the true game"))
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     if args.max_turns is not None and args.max_turns < 1:
-        print("--max-turns must be at least 1", file=sys.stderr)
+        print(_("--max-turns must be at least 1"), file=sys.stderr)
         return 2
 
     def show(step: DemoStep) -> None:

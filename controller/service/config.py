@@ -2,9 +2,11 @@
 
 It comes from a TOML file (``--config``), from command-line options, or both (the command line wins).
 Every mistake is reported with the file and the key, e.g.
-``bitbox.toml: [controllers] pieces[2]: expected a controller id (text), got 3``.
+``bitbox.toml: [controllers] pieces[2]: expected a controller id (text), got 3; fix it in the file``.
 
 Example file (for a game played on the wheels; ``bitbox play --help`` lists the games)::
+
+    lang = "fr"                              # what the commands and the terminal say: "en" or "fr"
 
     [game]
     name = "NAME"                            # a game's name, as ``bitbox play --help`` lists them
@@ -46,6 +48,8 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
+from controller import i18n
+from controller.i18n import _
 from controller.paths import state_dir
 
 
@@ -101,6 +105,13 @@ class ServiceConfig:
     table_fps: float | None = None
     #: The table referee's settings (``controller.referee.common.RefereeConfig``).
     referee: dict[str, Any] = dataclasses.field(default_factory=dict)
+    #: The language the commands and the terminal speak (``None``: ``BITBOX_LANG`` or the system's).
+    lang: str | None = None
+    #: The table's voice (``controller.voice.settings``): the ``[voice]`` table; empty: no voice.
+    voice: dict[str, Any] = dataclasses.field(default_factory=dict)
+    #: The tournament this table plays in (``controller.tournament.settings``): the ``[tournament]``
+    #: table; empty: none.
+    tournament: dict[str, Any] = dataclasses.field(default_factory=dict)
 
     def db_path(self) -> Path:
         return self.db if self.db is not None else state_dir() / "bitbox.db"
@@ -123,7 +134,8 @@ SEEDS = range(-(2**63), 2**63)
 
 #: Known keys per table, for clear "unknown key" errors.
 _KNOWN = {
-    "": {"game", "controllers", "players", "web", "store", "bots", "table", "referee"},
+    "": {"lang", "game", "controllers", "players", "web", "store", "bots", "table", "referee", "voice",
+         "tournament"},
     "game": {"name", "seed", "options"},
     "controllers": {"backend", "pieces", "options"},
     "players": {"name", "bot"},
@@ -141,19 +153,37 @@ def load_config(path: str | Path, base: ServiceConfig | None = None) -> ServiceC
     try:
         text = _read_bounded(path)
     except FileNotFoundError:
-        raise ConfigError(f"the configuration file {path} does not exist") from None
+        raise ConfigError(_("the configuration file {path} does not exist: check the name given to --config "
+                            "(docs/service.md has an example file)").format(path=path)) from None
     except (OSError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"cannot read the configuration file {path}: {exc}") from None
+        raise ConfigError(_("cannot read the configuration file {path}: {reason}; check the name given to "
+                            "--config").format(path=path, reason=exc)) from None
     return config_from_dict(parse_toml(text, where), where, base, path.parent)
+
+
+def peek_language(path: Path) -> str | None:
+    """The ``lang`` a configuration file names, read before anything else is said (its other keys are
+    checked when the file is loaded); ``None`` when it names none."""
+    data = parse_toml(_read_bounded(path), path.name)
+    lang = data.get("lang")
+    return lang if isinstance(lang, str) else None
 
 
 def _read_bounded(path: Path) -> str:
     """The file's text, refused before reading if it is larger than any configuration."""
     size = path.stat().st_size
     if size > MAX_CONFIG_BYTES:
-        raise ConfigError(f"{path.name} is too large ({size / 2**20:.1f} MiB); a configuration is at most "
-                          f"{MAX_CONFIG_BYTES // 2**20} MiB: check that --config names the right file")
+        raise ConfigError(_("{name} is too large ({size} MiB); a configuration is at most {limit} MiB: check that "
+                            "--config names the right file").format(name=path.name, size=f"{size / 2**20:.1f}",
+                                                                     limit=MAX_CONFIG_BYTES // 2**20))
     return path.read_text(encoding="utf-8")
+
+
+def _too_deep(where: str, label: str | None = None) -> ConfigError:
+    place = f"{where}: {label}" if label else where
+    return ConfigError(_("{place}: nested too deeply (arrays or tables within each other more than {depth} "
+                         "levels); a configuration is a few flat tables, as in docs/service.md").format(
+        place=place, depth=MAX_CONFIG_DEPTH))
 
 
 def parse_toml(text: str, where: str) -> dict[str, Any]:
@@ -162,10 +192,10 @@ def parse_toml(text: str, where: str) -> dict[str, Any]:
     try:
         return tomllib.loads(text)
     except RecursionError:
-        raise ConfigError(f"{where}: nested too deeply (arrays or tables within each other more than "
-                          f"{MAX_CONFIG_DEPTH} levels); a configuration is a few flat tables") from None
+        raise _too_deep(where) from None
     except ValueError as exc:  # TOMLDecodeError is a ValueError; so is int() of 5,000 digits
-        raise ConfigError(f"{where}: not valid TOML: {str(exc)[:200]}") from None
+        raise ConfigError(_("{where}: not valid TOML: {reason}; fix that line (docs/service.md has an example "
+                            "file)").format(where=where, reason=str(exc)[:200])) from None
 
 
 def config_from_dict(
@@ -176,74 +206,89 @@ def config_from_dict(
     _check_depth(data, where)
     _unknown(data, "", where)
 
+    if "lang" in data:
+        lang = _typed(data["lang"], str, where, "lang", _("a language: {choices}").format(
+            choices=", ".join(f'"{code}"' for code in i18n.LANGUAGES)))
+        try:
+            config.lang = i18n.check_language(lang)
+        except i18n.LanguageError:
+            raise ConfigError(_("{where}: lang: there is no catalogue for {lang!r}; write one of {choices}").format(
+                where=where, lang=lang, choices=", ".join(f'lang = "{code}"' for code in i18n.LANGUAGES))) from None
+
     game = _table(data, "game", where)
     _unknown(game, "game", where)
     if "name" in game:
         from controller.games import game_names
 
-        config.game = _typed(game["name"], str, where, "[game] name", "a game name (text)")
+        config.game = _typed(game["name"], str, where, "[game] name", _("a game name (text)"))
         if config.game not in game_names():
-            raise ConfigError(f"{where}: [game] name: there is no game called {config.game!r}; "
-                              f"the games are: {', '.join(game_names())}")
+            raise ConfigError(_("{where}: [game] name: there is no game called {name!r}; write one of {games} "
+                                "(`bitbox --help` lists them)").format(where=where, name=config.game,
+                                                                      games=", ".join(game_names())))
     if "seed" in game:
-        config.seed = _typed(game["seed"], int, where, "[game] seed", "a whole number")
+        config.seed = _typed(game["seed"], int, where, "[game] seed", _("a whole number"))
         if config.seed not in SEEDS:
-            raise ConfigError(f"{where}: [game] seed: {config.seed} cannot be a seed: give a whole number that "
-                              f"fits in 64 bits ({SEEDS.start} to {SEEDS.stop - 1})")
+            raise ConfigError(_("{where}: [game] seed: {seed} cannot be a seed: give a whole number that fits in 64 "
+                                "bits ({low} to {high})").format(where=where, seed=config.seed, low=SEEDS.start,
+                                                                 high=SEEDS.stop - 1))
     if "options" in game:
-        config.options = dict(_typed(game["options"], dict, where, "[game] options", "a table of game options"))
+        config.options = dict(_typed(game["options"], dict, where, "[game] options", _("a table of game options")))
 
     controllers = _table(data, "controllers", where)
     _unknown(controllers, "controllers", where)
     if "backend" in controllers:
-        config.backend = _typed(controllers["backend"], str, where, "[controllers] backend", '"phone", "sim", "gpio" or "serial"')
+        config.backend = _typed(controllers["backend"], str, where, "[controllers] backend",
+                                '"phone", "keyboard", "sim", "gpio" ' + _("or") + ' "serial"')
     if "options" in controllers:
         config.backend_options = dict(
-            _typed(controllers["options"], dict, where, "[controllers] options", "a table of backend options")
+            _typed(controllers["options"], dict, where, "[controllers] options", _("a table of backend options"))
         )
     if "pieces" in controllers:
-        pieces = _typed(controllers["pieces"], list, where, "[controllers] pieces", "a list of controller ids")
+        pieces = _typed(controllers["pieces"], list, where, "[controllers] pieces", _("a list of controller ids"))
         for index, item in enumerate(pieces):
-            _typed(item, str, where, f"[controllers] pieces[{index}]", "a controller id (text)")
+            _typed(item, str, where, f"[controllers] pieces[{index}]", _("a controller id (text)"))
         if len(set(pieces)) != len(pieces):
-            raise ConfigError(f"{where}: [controllers] pieces: a controller is listed twice: {pieces}")
+            raise ConfigError(_("{where}: [controllers] pieces: a controller is listed twice: {pieces}; list each "
+                                "controller once, in colour order").format(where=where, pieces=pieces))
         config.pieces = list(pieces)
 
     if "players" in data:
-        players = _typed(data["players"], list, where, "[[players]]", "an array of tables ([[players]])")
+        players = _typed(data["players"], list, where, "[[players]]", _("an array of tables ([[players]])"))
         config.players = []
         for index, item in enumerate(players):
             key = f"[[players]] #{index + 1}"
-            item = _typed(item, dict, where, key, "a table with name and bot")
+            item = _typed(item, dict, where, key, _("a table with name and bot"))
             _unknown(item, "players", where, key)
-            name = _typed(item.get("name", f"Player {index + 1}"), str, where, f"{key} name", "text")
-            bot = _typed(item.get("bot", False), bool, where, f"{key} bot", "true or false")
+            default_name = _("Player {number}").format(number=index + 1)
+            name = _typed(item.get("name", default_name), str, where, f"{key} name", _("text"))
+            bot = _typed(item.get("bot", False), bool, where, f"{key} bot", _("true or false"))
             config.players.append(PlayerConfig(name, bot))
 
     web = _table(data, "web", where)
     _unknown(web, "web", where)
     if "enabled" in web:
-        config.web = _typed(web["enabled"], bool, where, "[web] enabled", "true or false")
+        config.web = _typed(web["enabled"], bool, where, "[web] enabled", _("true or false"))
     if "host" in web:
-        config.host = _typed(web["host"], str, where, "[web] host", "an address such as 127.0.0.1")
+        config.host = _typed(web["host"], str, where, "[web] host", _("an address such as 127.0.0.1"))
     if "port" in web:
-        port = _typed(web["port"], int, where, "[web] port", "a port number")
+        port = _typed(web["port"], int, where, "[web] port", _("a port number"))
         if not 0 <= port <= 65535:
-            raise ConfigError(f"{where}: [web] port: {port} is not a port number (0 to 65535)")
+            raise ConfigError(_("{where}: [web] port: {port} is not a port number; write one from 0 to 65535, such "
+                                "as port = 8080").format(where=where, port=port))
         config.port = port
 
     store = _table(data, "store", where)
     _unknown(store, "store", where)
     if "db" in store:
-        db = Path(_typed(store["db"], str, where, "[store] db", "a file path"))
+        db = Path(_typed(store["db"], str, where, "[store] db", _("a file path")))
         config.db = db if db.is_absolute() or folder is None else folder / db
 
     bots = _table(data, "bots", where)
     _unknown(bots, "bots", where)
     if "delay" in bots:
-        config.bot_delay = _finite(bots["delay"], where, "[bots] delay", "seconds")
+        config.bot_delay = _finite(bots["delay"], where, "[bots] delay", _("seconds"))
     if "turn_pause" in bots:
-        config.turn_pause = _finite(bots["turn_pause"], where, "[bots] turn_pause", "seconds")
+        config.turn_pause = _finite(bots["turn_pause"], where, "[bots] turn_pause", _("seconds"))
 
     table = _table(data, "table", where)
     _unknown(table, "table", where)
@@ -252,14 +297,15 @@ def config_from_dict(
         if isinstance(source, int) and not isinstance(source, bool):
             source = str(source)
         config.table_source = _typed(source, str, where, "[table] source",
-                                     '"picamera2", a device number, a video file or a folder of images')
+                                     _('"picamera2", a device number, a video file or a folder of images'))
     if "layout" in table:
         config.table_layout = _typed(table["layout"], str, where, "[table] layout",
-                                     "a mat's name (a file of hardware/mats/) or a .toml file")
+                                     _("a mat's name (a file of hardware/mats/) or a .toml file"))
     if "fps" in table:
-        fps = _finite(table["fps"], where, "[table] fps", "frames per second")
+        fps = _finite(table["fps"], where, "[table] fps", _("frames per second"))
         if fps <= 0:
-            raise ConfigError(f"{where}: [table] fps: must be more than 0, got {fps:g}")
+            raise ConfigError(_("{where}: [table] fps: must be more than 0, got {fps}; write for example fps = 15")
+                              .format(where=where, fps=f"{fps:g}"))
         config.table_fps = fps
     referee = _table(data, "referee", where)
     if referee:
@@ -270,6 +316,24 @@ def config_from_dict(
         except RefereeError as exc:
             raise ConfigError(str(exc)) from None
         config.referee = dict(referee)
+    voice = _table(data, "voice", where)
+    if voice:
+        from controller.voice.settings import VoiceSettings, VoiceSettingsError
+
+        try:
+            VoiceSettings.from_mapping(voice, where=f"{where}: [voice]")
+        except VoiceSettingsError as exc:
+            raise ConfigError(str(exc)) from None
+        config.voice = dict(voice)
+    tournament = _table(data, "tournament", where)
+    if tournament:
+        from controller.tournament.settings import SettingsError, TableSettings
+
+        try:
+            TableSettings.from_mapping(tournament, where=f"{where}: [tournament]")
+        except SettingsError as exc:
+            raise ConfigError(str(exc)) from None
+        config.tournament = dict(tournament)
     _check_finite(data, where)
     return config
 
@@ -277,7 +341,7 @@ def config_from_dict(
 def _label(path: tuple[Any, ...]) -> str:
     """A key's place as the errors write it: ``[game] options speed``, ``[[players]] #2 name``."""
     if not path:
-        return "top level"
+        return _("top level")
     first, rest = path[0], path[1:]
     if first == "players" and rest and isinstance(rest[0], int):
         head, rest = f"[[players]] #{rest[0] + 1}", rest[1:]
@@ -304,8 +368,7 @@ def _check_depth(data: dict[str, Any], where: str) -> None:
     code that walks them recursively: JSON encoding, the event log)."""
     for path, _value in _walk(data):
         if len(path) > MAX_CONFIG_DEPTH:
-            raise ConfigError(f"{where}: {_label(path[:2])}: nested too deeply (arrays or tables within each other "
-                              f"more than {MAX_CONFIG_DEPTH} levels); a configuration is a few flat tables")
+            raise _too_deep(where, _label(path[:2]))
 
 
 def _check_finite(data: dict[str, Any], where: str) -> None:
@@ -313,35 +376,39 @@ def _check_finite(data: dict[str, Any], where: str) -> None:
     never elapses, an infinite threshold never triggers)."""
     for path, value in _walk(data):
         if isinstance(value, float) and not math.isfinite(value):
-            raise ConfigError(f"{where}: {_label(path)}: expected a finite number, got {value}")
+            raise ConfigError(_("{where}: {key}: expected a finite number, got {value}; write a number such as 0.5")
+                              .format(where=where, key=_label(path), value=value))
 
 
 def _finite(value: Any, where: str, key: str, expected: str) -> float:
     """A number of the file that must be finite (seconds, frames per second)."""
     number = float(_typed(value, (int, float), where, key, expected))
     if not math.isfinite(number):
-        raise ConfigError(f"{where}: {key}: expected {expected} (a finite number), got {number}")
+        raise ConfigError(_("{where}: {key}: expected {expected} (a finite number), got {value}; write a number "
+                            "such as 0.5").format(where=where, key=key, expected=expected, value=number))
     return number
 
 
 def _table(data: dict[str, Any], key: str, where: str) -> dict[str, Any]:
     value = data.get(key, {})
     if not isinstance(value, dict):
-        raise ConfigError(f"{where}: [{key}] must be a table, not {type(value).__name__}")
+        raise ConfigError(_("{where}: [{key}] must be a table, not {kind}; write it as a [{key}] section").format(
+            where=where, key=key, kind=type(value).__name__))
     return value
 
 
 def _unknown(table: dict[str, Any], name: str, where: str, label: str | None = None) -> None:
     extra = sorted(set(table) - _KNOWN[name])
     if extra:
-        label = label or (f"[{name}]" if name else "top level")
-        raise ConfigError(
-            f"{where}: {label}: unknown key(s) {', '.join(extra)}; known keys: {', '.join(sorted(_KNOWN[name]))}"
-        )
+        label = label or (f"[{name}]" if name else _("top level"))
+        raise ConfigError(_("{where}: {key}: unknown key(s) {keys}; the known keys are {known} (docs/service.md "
+                            "explains each)").format(where=where, key=label, keys=", ".join(extra),
+                                                     known=", ".join(sorted(_KNOWN[name]))))
 
 
 def _typed(value: Any, kind: type | tuple[type, ...], where: str, key: str, expected: str) -> Any:
     ok = isinstance(value, kind) and not (isinstance(value, bool) and kind in (int, (int, float)))
     if not ok:
-        raise ConfigError(f"{where}: {key}: expected {expected}, got {value!r}")
+        raise ConfigError(_("{where}: {key}: expected {expected}, got {value!r}; fix it in the file").format(
+            where=where, key=key, expected=expected, value=value))
     return value

@@ -11,6 +11,7 @@ import concurrent.futures
 import json
 import logging
 import queue
+from collections.abc import Iterator
 from typing import Any
 
 from controller.service.config import PlayerConfig
@@ -82,6 +83,29 @@ class GameLoop:
     def stop(self) -> None:
         """Ask the loop to return (from any thread)."""
         self._stopping = True
+
+    # ---- running -----------------------------------------------------------------------------
+
+    #: The game being played, and how many turns this loop has resolved (set by each loop).
+    game: Any = None
+    turns_resolved = 0
+
+    def step(self, timeout: float = 0.05) -> None:
+        """One pass of the loop: commands, inputs and due bot actions, waiting at most ``timeout``."""
+        raise NotImplementedError
+
+    def run(self, until_over: bool = True, max_turns: int | None = None, watchdog: Any = None,
+            tick: float = 0.05) -> None:
+        """Play until the game is over (``until_over``), ``max_turns`` turns are resolved (what a turn
+        is, each loop says), or :meth:`stop`."""
+        while not self._stopping:
+            self.step(tick)
+            if watchdog is not None:
+                watchdog.tick()
+            if self.game is not None and until_over and self.game.is_over():
+                break
+            if max_turns is not None and self.turns_resolved >= max_turns:
+                break
 
     # ---- commands from the web ---------------------------------------------------------------
 
@@ -184,6 +208,32 @@ class GameLoop:
         if stored.status == "playing":
             raise SessionError(f"game #{stored.id} is still being played; it can be exported once it is over or aborted")
         return public_save(self.store, stored.id)
+
+    # ---- resuming ----------------------------------------------------------------------------
+
+    @staticmethod
+    def _rebuilt(stored: Any) -> Any:
+        """A fresh game of ``stored``'s kind, options and seed (its actions not yet replayed)."""
+        from controller.games import UnknownGameError
+        from controller.games import game as game_spec
+
+        try:
+            cls = game_spec(stored.game).load_engine()
+            return cls(cls.OPTIONS.from_dict(stored.options), seed=stored.seed)
+        except (UnknownGameError, ValueError) as exc:
+            raise SessionError(f"stored game #{stored.id} cannot be rebuilt: {exc}") from None
+
+    def _stored_actions(self, game: Any, stored: Any) -> Iterator[tuple[int, Any]]:
+        """``stored``'s actions, each decoded and checked against ``game`` as it stands when it comes
+        (the caller applies it); a damaged one stops the resume with the log left as it is."""
+        for index, (player, encoded) in enumerate(self.store.actions(stored.id)):
+            try:
+                action = game.decode_action(encoded)
+                game.check(player, action)
+            except (ValueError, TypeError, KeyError) as exc:
+                raise SessionError(f"stored action #{index} of game #{stored.id} ({encoded!r}) is refused: {exc}; "
+                                   "the database was left as it is") from None
+            yield player, action
 
     # ---- players -----------------------------------------------------------------------------
 

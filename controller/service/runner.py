@@ -19,7 +19,9 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, TextIO
 
+from controller import i18n
 from controller.dials.backend import ControllerBackend, ControllerError
+from controller.i18n import N_, _, ngettext
 from controller.paths import state_dir
 from controller.service.auth import make_token
 from controller.service.config import ServiceConfig
@@ -58,13 +60,17 @@ def open_controllers(config: ServiceConfig) -> ControllerBackend | None:
     if not config.pieces:
         if config.players and all(p.bot for p in config.players):
             return None
-        raise ServiceError("no controllers are configured: list one controller id per colour "
-                           "(--controllers or [controllers] pieces in the config file)")
+        raise ServiceError(_("no controllers are listed for the {backend} backend: give one controller id per "
+                             "colour, such as --controllers 1,2,3,4 (`bitbox firmware list` shows the USB "
+                             "controllers' ids), or play on phones or one keyboard with --backend phone or "
+                             "--backend keyboard").format(backend=config.backend))
     try:
         backend = _backend(config)
         backend.start()
     except (ControllerError, OSError, ValueError, KeyError, TypeError) as exc:
-        raise ServiceError(f"cannot open the {config.backend} controllers: {exc}") from None
+        raise ServiceError(_("cannot open the {backend} controllers: {reason}; check them with `bitbox dials watch "
+                             "--backend {backend}`, or play on phones with --backend phone").format(
+            backend=config.backend, reason=exc)) from None
     # Give the controllers a moment to be read once, so the game does not start "paused".
     wait_until(lambda: all(s.connected for s in backend.states().values())
                and set(config.pieces) <= set(backend.states()), CONNECT_WAIT)
@@ -168,16 +174,29 @@ def open_store(config: ServiceConfig) -> GameStore:
         raise ServiceError(str(exc)) from None
 
 
-def run_service(config: ServiceConfig, run: RunOptions) -> Session:
-    """Run the console as configured; returns the session once the loop has ended."""
+def run_service(config: ServiceConfig, run: RunOptions, mode: str = "wheels") -> Any:
+    """Run the console as configured; returns the session once the loop has ended.
+
+    ``mode`` is how the players give their moves: ``"wheels"`` (controllers, the console's
+    :class:`Session`) or ``"phones"`` (each chooses on a phone, a
+    :class:`~controller.service.choices.ChoiceSession`). What it prints is said in the language
+    chosen when it starts (the loop's threads say it too)."""
     out = run.out if run.out is not None else sys.stdout
+    lang = i18n.language()
     store = open_store(config)
     backend = None
     server = None
+    voice = None
+    link = None
     try:
-        backend = open_controllers(config)
         hub = Hub()
-        session = Session(config, backend, store, hub)
+        if mode == "phones":
+            from controller.service.choices import ChoiceSession
+
+            session: Any = ChoiceSession(config, store, hub)
+        else:
+            backend = open_controllers(config)
+            session = Session(config, backend, store, hub)
         try:
             if run.start == "new":
                 session.start_new()
@@ -185,56 +204,86 @@ def run_service(config: ServiceConfig, run: RunOptions) -> Session:
                 stored = matching_unfinished(store, config.game, config.options, config.seed)
                 if stored is not None:
                     session.resume(stored)
-                    print(f"Resuming game #{stored.id} after {stored.actions} stored actions.", file=out)
+                    print(resuming(stored), file=out)
                 else:
                     session.start_new()
             elif run.start == "serve":
                 stored = store.unfinished()
                 if stored is not None:
                     session.resume(stored)
-                    print(f"Resuming game #{stored.id} after {stored.actions} stored actions.", file=out)
+                    print(resuming(stored), file=out)
             else:
                 raise ValueError(f"unknown start mode {run.start!r}")
         except (SessionError, StoreError) as exc:
             raise ServiceError(str(exc)) from None
         session.publish()
+        from controller.voice import attach
+
+        voice = attach(session, hub, config.voice, out)  # from here on, when asked, the calls are spoken
+        if config.tournament:  # a table of a tournament: its status, pairings and results go through the broker
+            from controller.tournament.table import join
+
+            try:
+                link = join(session, config, out)
+            except ValueError as exc:
+                raise ServiceError(str(exc)) from None
         if run.terminal:
-            TerminalView(session, out, run.terminal).attach()
+            TerminalView(session, out, run.terminal, lang=lang).attach()
         if config.web:
             server, token = serve_dashboard(session, hub, config, run.token, run.port_fallback)
-            print(f"Dashboard: {server.url}", file=out)
-            announce_token(token, server, config, out, "start, abort, correct")
+            print(_("Dashboard: {url}").format(url=server.url), file=out)
+            announce_token(token, server, config, out, _("start, abort, correct"))
             if config.host in ("0.0.0.0", "::"):
-                print("The dashboard listens on every network interface.", file=out)
+                print(_("The dashboard listens on every network interface."), file=out)
             print_join_codes(server, config, out)
-        print(f"Event log: {config.db_path()}", file=out, flush=True)
         watchdog = Watchdog(session.inputs_alive)
-        watchdog.ready(f"serving game #{session.game_id}" if session.game_id else "waiting for a game")
-        with _signals(session):
+        with _signals(session):  # from here on Ctrl-C and SIGTERM stop the game cleanly, saved
+            print(_("Event log: {path}").format(path=config.db_path()), file=out, flush=True)
+            watchdog.ready(f"serving game #{session.game_id}" if session.game_id else "waiting for a game")
             session.run(until_over=run.until_over and run.start != "serve", max_turns=run.max_turns, watchdog=watchdog)
             session.publish()
             game = session.game
             if game is not None and game.is_over():
-                scores = ", ".join(f"{session.seat_name(s)} {v:g}" for s, v in enumerate(game.scores()))
-                winners = spoken_list([session.seat_name(w) for w in game.winners()])
-                print(f"Game #{session.game_id} is over. Final scores: {scores}. Winner: {winners}.", file=out, flush=True)
+                names = [session.seat_name(seat) for seat in range(game.num_players)]
+                print(final_result(session.game_id, names, game.scores(), game.winners(), lang), file=out, flush=True)
             elif game is not None:
-                print(f"Stopped after {session.turns_resolved} resolved turns; game #{session.game_id} "
-                      "is saved and resumes on the next start.", file=out, flush=True)
+                print(i18n.say(N_("Stopped after {turns} resolved turns; game #{number} is saved and resumes on the "
+                                  "next start (run the same command again)."), lang, turns=session.turns_resolved,
+                               number=session.game_id), file=out, flush=True)
             if run.keep_serving and server is not None and not session.stopping:
                 session.bots_held = True  # the game stays where it stopped while the dashboard is up
-                print("The dashboard stays up; press Ctrl-C to stop.", file=out, flush=True)
+                print(i18n.say(N_("The dashboard stays up; press Ctrl-C to stop."), lang), file=out, flush=True)
                 while not session.stopping:
                     session.step(0.2)
                     watchdog.tick()
         watchdog.stopping()
         return session
     finally:
+        if link is not None:
+            link.close()
+        if voice is not None:
+            voice.close(finish=0.0 if session.stopping else 30.0)  # the last calls (the winner) are heard
         if server is not None:
             server.stop()
         if backend is not None:
             backend.close()
         store.close()
+
+
+def resuming(stored: StoredGame) -> str:
+    """"Resuming game #3 after 12 stored actions."."""
+    return ngettext("Resuming game #{number} after {count} stored action.",
+                    "Resuming game #{number} after {count} stored actions.", stored.actions).format(
+        number=stored.id, count=stored.actions)
+
+
+def final_result(number: int | None, names: list[str], scores: tuple[float, ...], winners: tuple[int, ...],
+                 lang: str | None = None) -> str:
+    """"Game #1 is over. Final scores: Ada 22 and Brice 13. Winner: Ada." in ``lang``."""
+    from controller.service.record import result_sentence
+
+    return (i18n.say(N_("Game #{number} is over."), lang, number=number) + " "
+            + result_sentence(names, scores, winners, lang))
 
 
 def phone_address(config: ServiceConfig) -> str:
@@ -266,15 +315,15 @@ def announce_token(token: str, server: Any, config: ServiceConfig, out: TextIO, 
         handle.write(token + "\n")
     os.chmod(path, 0o600)
     if under_systemd():
-        print(f"Referee token ({powers}): in {path} (readable by this user only); the Pi's own dashboard "
-              "shows its link as a QR code", file=out)
+        print(_("Referee token ({powers}): in {path} (readable by this user only); the Pi's own dashboard "
+                "shows its link as a QR code").format(powers=powers, path=path), file=out)
         return path
     link = f"http://{phone_address(config)}:{server.port}/?token={token}"
-    print(f"Referee token ({powers}): {token}", file=out)
+    print(_("Referee token ({powers}): {token}").format(powers=powers, token=token), file=out)
     if out.isatty():
         import segno
 
-        print("The referee's link, for the referee's phone (it opens the dashboard with the token):", file=out)
+        print(_("The referee's link, for the referee's phone (it opens the dashboard with the token):"), file=out)
         segno.make(link, error="m").terminal(out=out, compact=True)
     return path
 
@@ -287,10 +336,10 @@ def print_join_codes(server: Any, config: ServiceConfig, out: TextIO) -> None:
     import segno
 
     base = f"http://{phone_address(config)}:{server.port}"
-    print("Each player scans the code of their colour with a phone (or opens the link):", file=out)
+    print(_("Each player scans the code of their colour with a phone (or opens the link):"), file=out)
     if config.host in ("127.0.0.1", "localhost", "::1"):
-        print("  (the dashboard listens on this machine only: start with --host 0.0.0.0 so that phones "
-              "on the network reach it)", file=out)
+        print("  " + _("(the dashboard listens on this machine only: start with --host 0.0.0.0 so that phones "
+                       "on the network reach it)"), file=out)
     for cid in registry.seats():
         url = base + registry.join_path(cid)
         print(f"  {cid}: {url}", file=out)
@@ -299,11 +348,9 @@ def print_join_codes(server: Any, config: ServiceConfig, out: TextIO) -> None:
     out.flush()
 
 
-def spoken_list(names: list[str]) -> str:
+def spoken_list(names: list[str], lang: str | None = None) -> str:
     """``Ada``, ``Ada and Brice``, ``Ada, Brice and Chloé``: a list as a sentence says it."""
-    if len(names) <= 2:
-        return " and ".join(names)
-    return f"{', '.join(names[:-1])} and {names[-1]}"
+    return i18n.natural_list(list(names), lang)
 
 
 def wait_until(predicate: Any, timeout: float, interval: float = 0.01) -> bool:

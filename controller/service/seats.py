@@ -21,6 +21,9 @@ import secrets
 import threading
 import time
 from collections.abc import Callable, Sequence
+from typing import Any
+
+from controller.i18n import N_, SOURCE_LANGUAGE, listing, message, said
 
 #: Seconds a seat's phone may be gone (a screen locking, the Wi-Fi dropping) before another phone
 #: may take the seat over without the referee.
@@ -31,10 +34,12 @@ _SAFE_ID = re.compile(r"^[A-Za-z0-9_-]{1,32}$")
 
 
 class SeatError(Exception):
-    """A seat request refused; ``status`` is the HTTP status that says why."""
+    """A seat request refused; ``status`` is the HTTP status that says why, ``words`` the reason as a
+    message the phone says in its own language."""
 
-    def __init__(self, status: int, message: str) -> None:
-        super().__init__(message)
+    def __init__(self, status: int, msgid: str, **args: Any) -> None:
+        self.words = message(msgid, **args)
+        super().__init__(said(self.words, SOURCE_LANGUAGE))
         self.status = status
 
 
@@ -99,8 +104,8 @@ class SeatRegistry:
         try:
             return self._seats[controller_id]
         except KeyError:
-            raise SeatError(404, f"there is no seat {controller_id!r} played on a phone; seats: "
-                                 f"{', '.join(self._seats) or 'none'}") from None
+            raise SeatError(404, N_("there is no seat {seat} played on a phone; seats: {seats}"),
+                            seat=repr(controller_id), seats=listing(self._seats)) from None
 
     # ---- joining --------------------------------------------------------------------------------
 
@@ -111,18 +116,19 @@ class SeatRegistry:
         holder has no page open."""
         seat = self._seat(controller_id)
         if not hmac.compare_digest(code.encode(), self.join_code(controller_id).encode()):
-            raise SeatError(403, f"this is not the join code of seat {controller_id}: scan the code the "
-                                 "dashboard shows for it")
+            raise SeatError(403, N_("this is not the join code of seat {seat}: scan the code the dashboard "
+                                    "shows for it"), seat=message(controller_id))
         device = self._device_of(controller_id, cookie)
         with self._lock:
             if seat.bot:
-                raise SeatError(409, f"a bot plays seat {controller_id}; ask the referee for a seat of your own")
+                raise SeatError(409, N_("a bot plays seat {seat}; ask the referee for a seat of your own"),
+                                seat=message(controller_id))
             if device is not None and device == seat.holder:
                 return self._cookie(controller_id, device)
             if seat.holder is not None and not self._free(seat):
-                raise SeatError(409, f"another phone holds seat {controller_id}: it can be taken over "
-                                     f"{TAKE_OVER_AFTER:g} s after that phone has left, or when the referee "
-                                     "frees the seat")
+                raise SeatError(409, N_("another phone holds seat {seat}: it can be taken over {seconds} s after "
+                                        "that phone has left, or when the referee frees the seat"),
+                                seat=message(controller_id), seconds=f"{TAKE_OVER_AFTER:g}")
             device = secrets.token_hex(8)
             seat.holder, seat.streams = device, 0
             return self._cookie(controller_id, device)
@@ -132,12 +138,12 @@ class SeatRegistry:
         seat = self._seat(controller_id)
         device = self._device_of(controller_id, cookie)
         if device is None:
-            raise SeatError(401, f"this page is not bound to seat {controller_id}: scan the seat's code "
-                                 "on the dashboard")
+            raise SeatError(401, N_("this page is not bound to seat {seat}: scan the seat's code on the "
+                                    "dashboard"), seat=message(controller_id))
         with self._lock:
             if device != seat.holder:
-                raise SeatError(403, f"another phone has taken seat {controller_id} over; scan its code again "
-                                     "once that phone has left, or ask the referee")
+                raise SeatError(403, N_("another phone has taken seat {seat} over; scan its code again once that "
+                                        "phone has left, or ask the referee"), seat=message(controller_id))
         return device
 
     def free(self, controller_id: str) -> None:
@@ -174,7 +180,7 @@ class SeatRegistry:
         seat = self._seat(controller_id)
         with self._lock:
             if device != seat.holder:
-                raise SeatError(403, f"another phone has taken seat {controller_id} over")
+                raise SeatError(403, N_("another phone has taken seat {seat} over"), seat=message(controller_id))
             seat.streams += 1
             return seat.streams == 1
 

@@ -27,14 +27,16 @@ import hashlib
 import logging
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
+from controller import i18n
 from controller.dials.backend import ControllerBackend, ControllerError
 from controller.dials.state import ControllerEvent, ControllerState, EventKind, LedMode
 from controller.engines import Event, Game, RuleError
 from controller.games import SpecError, UnknownGameError, game as game_spec
-from controller.games.wheels import TURNING, Refused, WheelPlay
+from controller.games.wheels import TURNING, Message, Refused, WheelPlay
+from controller.i18n import N_, listing, message
 from controller.service.config import PlayerConfig, ServiceConfig
 from controller.service.hub import Hub
 from controller.service.loop import GameLoop, SessionError
@@ -62,7 +64,7 @@ class ControllerStatus:
     message: str = ""
     refused: bool = False
     #: Why its last press was refused: for its seat alone (it narrows down the seat's secret).
-    reason: str = ""
+    reason: Message | None = None
 
 
 def _bot_seed(*parts: object) -> int:
@@ -106,7 +108,7 @@ class Session(GameLoop):
         self.locked: set[int] = set()
         self.turns_resolved = 0
         self.status = "idle"
-        self.notice = ""
+        self.notice: Message | str = ""
         self._bot_plan: list[tuple[float, int, Callable[[], None]]] = []
         self._bot_keys: set[tuple[Any, ...]] = set()
         self._bot_key_of_piece: dict[int, tuple[Any, ...]] = {}
@@ -150,17 +152,17 @@ class Session(GameLoop):
         self.seed_public = config.seed is not None
         self.bots_held = False
         self._install(game, play, players, pieces)
-        seed_words = f", seed {game.seed}" if self.seed_public else ""
-        self._note(f"game #{self.game_id} started: {game.TITLE}, {len(players)} players{seed_words}")
+        if self.seed_public:
+            self._note(N_("game #{number} started: {title}, {players}, seed {seed}"), number=self.game_id,
+                       title=game.TITLE, players=listing(p.name for p in players), seed=game.seed)
+        else:
+            self._note(N_("game #{number} started: {title}, {players}"), number=self.game_id, title=game.TITLE,
+                       players=listing(p.name for p in players))
         self._after_change()
 
     def resume(self, stored: StoredGame) -> None:
         """Rebuild ``stored`` from its committed actions and carry on from there."""
-        try:
-            cls = game_spec(stored.game).load_engine()
-            game = cls(cls.OPTIONS.from_dict(stored.options), seed=stored.seed)
-        except (UnknownGameError, ValueError) as exc:
-            raise SessionError(f"stored game #{stored.id} cannot be rebuilt: {exc}") from None
+        game = self._rebuilt(stored)
         play = self._wheels(game)
         players = [PlayerConfig(**p) for p in stored.setup.get("players", [])] or self._default_players(game)
         pieces = list(stored.setup.get("pieces", [])) or list(self.config.pieces)
@@ -169,17 +171,10 @@ class Session(GameLoop):
         self.bot_salt = int(stored.setup.get("bot_salt", stored.seed))
         self.seed_public = bool(stored.setup.get("seed_public", True))
         self._install(game, play, players, pieces)
-        for index, (player, encoded) in enumerate(self.store.actions(stored.id)):
-            try:
-                action = game.decode_action(encoded)
-                game.check(player, action)
-            except (ValueError, TypeError, KeyError) as exc:
-                raise SessionError(
-                    f"stored action #{index} of game #{stored.id} ({encoded!r}) is refused: {exc}; "
-                    "the database was left as it is"
-                ) from None
+        for player, action in self._stored_actions(game, stored):
             self._apply_known(player, action)
-        self._note(f"game #{stored.id} resumed after {len(game.history)} stored actions")
+        self._note(N_("game #{number} resumed after {actions} stored actions"), number=stored.id,
+                   actions=len(game.history))
         if game.is_over():
             self.store.set_status(stored.id, "over")
             self.status = "over"
@@ -257,18 +252,6 @@ class Session(GameLoop):
 
     # ---- the loop ----------------------------------------------------------------------------
 
-    def run(self, until_over: bool = True, max_turns: int | None = None, watchdog: Any = None,
-            tick: float = 0.05) -> None:
-        """Play until the game is over (``until_over``), ``max_turns`` turns are resolved, or :meth:`stop`."""
-        while not self._stopping:
-            self.step(tick)
-            if watchdog is not None:
-                watchdog.tick()
-            if self.game is not None and until_over and self.game.is_over():
-                break
-            if max_turns is not None and self.turns_resolved >= max_turns:
-                break
-
     def step(self, timeout: float = 0.05) -> None:
         """Handle queued commands, controller events that arrive within ``timeout``, and due bot steps."""
         self._run_commands()
@@ -295,12 +278,13 @@ class Session(GameLoop):
         status = self.controllers.get(event.controller_id)
         if status is None:
             if event.kind is EventKind.ERROR:
-                self._note(f"controller {event.controller_id}: {event.detail}", "controller-error")
+                self._note(N_("controller {controller}: {detail}"), "controller-error",
+                           controller=event.controller_id, detail=event.detail)
             return
         was_paused = self.paused_message()
         self._update_status(event.state)
         if event.kind is EventKind.WHEEL and status.refused:
-            status.refused, status.reason = False, ""
+            status.refused, status.reason = False, None
         if event.kind is EventKind.ERROR:
             status.message = event.detail
         elif event.kind is EventKind.PRESSED:
@@ -309,7 +293,10 @@ class Session(GameLoop):
                 self._plan_bots()
         now_paused = self.paused_message()
         if now_paused != was_paused:
-            self._note(now_paused or "every controller is back: play resumes", "paused" if now_paused else "resumed")
+            if now_paused:
+                self._record(self._said("paused", now_paused))
+            else:
+                self._note(N_("every controller is back: play resumes"), "resumed")
         self._refresh_leds()
         self._publish_soon()
 
@@ -320,21 +307,23 @@ class Session(GameLoop):
         if not state.connected:
             status.led = None  # unknown again: set it afresh when it comes back
 
-    def paused_message(self) -> str:
-        """Why the game is paused (an unplugged controller), or ``""``."""
+    def paused_message(self) -> Message | None:
+        """Why the game is paused (an unplugged controller), or ``None``."""
         if self.game is None or self.game.is_over() or self.status != "playing":
-            return ""
+            return None
         missing = [cid for cid, s in self.controllers.items() if not s.connected and self._piece_needed(s.piece)]
         if not missing:
-            return ""
-        names = ", ".join(self._controller_label(cid) for cid in missing)
-        hint = self.backend.UNPLUGGED_HINT if self.backend is not None else "plug it back in to go on"
-        return f"paused: controller {names} is unplugged; {hint}"
+            return None
+        hint = self.backend.UNPLUGGED_HINT if self.backend is not None else N_("plug it back in to go on")
+        return message(N_("paused: controller {controllers} is unplugged; {hint}"),
+                       controllers=listing(self._controller_label(cid) for cid in missing), hint=message(hint))
 
-    def _controller_label(self, cid: str) -> str:
-        """``red``, or ``1 (red)`` for a controller whose id is not its colour."""
+    def _controller_label(self, cid: str) -> Message:
+        """``red``, or ``1 (red)`` for a controller whose id is not its colour, in the reader's words."""
         colour = self.piece_name(self.controllers[cid].piece)
-        return cid if cid == colour else f"{cid} ({colour})"
+        if cid == colour:
+            return message(colour)
+        return message(N_("{controller} ({colour})"), controller=cid, colour=message(colour))
 
     def _piece_needed(self, piece: int) -> bool:
         """A controller matters when a person may have to use it (bots play without one)."""
@@ -353,7 +342,7 @@ class Session(GameLoop):
         try:
             press = play.press(status.piece, state, self)
         except Refused as exc:
-            self._refuse(status, str(exc))
+            self._refuse(status, exc.words)
             return
         if press is not None:
             self._submit(press.seat, press.action, status)
@@ -369,22 +358,23 @@ class Session(GameLoop):
         """Whether a bot plays ``piece`` for ``seat`` without its controller (a person's press is refused)."""
         return self.players[seat].bot and not self._driven(piece)
 
-    def _refuse(self, status: ControllerStatus, reason: str) -> None:
+    def _refuse(self, status: ControllerStatus, reason: Message) -> None:
         key = self._bot_key_of_piece.pop(status.piece, None)
         if key is not None:
             self._bot_keys.discard(key)  # a bot whose press was refused tries again
         status.refused = True
         status.reason = reason
         label = self._controller_label(status.controller_id)
+        data = {"controller": status.controller_id, "piece": status.piece}
         if not self._choosing_in_secret(status.piece) or reason in (TURNING, self.paused_message()):
-            text = f"{label} refused: {reason}"
-        else:
-            # Why a secret choice was refused narrows it down: that seat alone is told.
-            if self.backend is not None:
-                self.backend.tell(status.controller_id, reason)
-            hint = self.play.SECRET_REFUSAL_HINT if self.play is not None else ""
-            text = f"{label} is not locked: its press was refused ({hint or 'the reason is shown to that seat only'})"
-        self._note(text, "refused", {"controller": status.controller_id, "piece": status.piece})
+            self._note(N_("{controller} refused: {reason}"), "refused", data, controller=label, reason=reason)
+            return
+        # Why a secret choice was refused narrows it down: that seat alone is told.
+        if self.backend is not None:
+            self.backend.tell(status.controller_id, i18n.said(reason))
+        hint = self.play.SECRET_REFUSAL_HINT if self.play is not None else ""
+        self._note(N_("{controller} is not locked: its press was refused ({hint})"), "refused", data,
+                   controller=label, hint=message(hint or N_("the reason is shown to that seat only")))
 
     def _choosing_in_secret(self, piece: int) -> bool:
         """Whether the seat of ``piece`` is choosing an action that stays secret until a reveal."""
@@ -404,7 +394,8 @@ class Session(GameLoop):
         try:
             game.check(player, action)
         except RuleError as exc:
-            reason = self.play.refusal(exc.rule, exc.reason) if self.play is not None else exc.reason
+            reason = (self.play.refusal(exc.rule, exc.reason, exc.words) if self.play is not None
+                      else exc.words or message(exc.reason))
             if status is not None:
                 self._refuse(status, reason)
             else:
@@ -413,7 +404,7 @@ class Session(GameLoop):
         self.store.append(self.game_id, len(game.history), player, game.encode_action(action))
         self._apply_known(player, action)
         if status is not None:
-            status.refused, status.reason = False, ""
+            status.refused, status.reason = False, None
         if game.is_over():
             self.store.set_status(self.game_id, "over")
             self.status = "over"
@@ -428,8 +419,8 @@ class Session(GameLoop):
         events = game.apply_unchecked(player, action)
         note = play.note(player, action, self)
         if note is not None:
-            kind, text, data = note
-            self._note(text, kind, data)
+            kind, words, data = note
+            self._record(self._said(kind, words, data))
         locked = play.locks(player, action)
         resolved = False
         if locked is not None:
@@ -441,8 +432,14 @@ class Session(GameLoop):
                 resolved = True
         if play.stage() != stage_before:
             self.locked.clear()
+        names = [p.name for p in self.players]
         for event in events:
-            self._record(play.announce(event.to_json(), self))
+            said = event.to_json()
+            if said["data"].get("audience") is not None:
+                continue  # shown to some seats only: never on the public channel
+            if event.message is not None:
+                said["text"] = event.in_language(i18n.SOURCE_LANGUAGE, names)
+            self._record(play.announce(said, self))
         if resolved:
             for listener in self.turn_listeners:
                 listener(self)
@@ -600,7 +597,7 @@ class Session(GameLoop):
         self.store.set_status(self.game_id, "aborted")
         self.status = "aborted"
         self._bot_plan.clear()
-        self._note(f"game #{self.game_id} aborted")
+        self._note(N_("game #{number} aborted"), number=self.game_id)
         self._after_change()
         return {"aborted": self.game_id}
 
@@ -652,7 +649,7 @@ class Session(GameLoop):
             raise SessionError(f"the game has only {have} actions; cannot take back {count}")
         self.store.truncate(self.game_id, have - count)
         self.resume(self.store.game(self.game_id))
-        self._note(f"correction: the last {count} action(s) were taken back")
+        self._note(N_("correction: the last {count} action(s) were taken back"), count=count)
         return {"actions": have - count}
 
     # ---- what the table sees -----------------------------------------------------------------
@@ -750,7 +747,7 @@ class Session(GameLoop):
             wheels = {"direction": state.direction, "number": state.number, "symbol": state.symbol}
         return {
             **self._controller_public(status),
-            "reason": status.reason if status.refused else "",
+            "reason": status.reason if status.refused else None,
             "led": status.led.value if status.led is not None else None,
             "wheels": wheels,
             "waiting": any(status.piece in w["pieces"] for w in self.waiting_for()),
@@ -768,13 +765,19 @@ class Session(GameLoop):
 
     # ---- publishing --------------------------------------------------------------------------
 
-    def _note(self, text: str, kind: str = "service", data: dict[str, Any] | None = None) -> None:
-        self._record({"kind": kind, "text": text, "data": data or {}})
+    def _note(self, msgid: str, kind: str = "service", data: dict[str, Any] | None = None, **args: Any) -> None:
+        """Announce ``msgid`` (marked with ``N_``) filled with ``args``, said in each reader's language."""
+        self._record(self._said(kind, message(msgid, **args), data))
+
+    @staticmethod
+    def _said(kind: str, words: Message | str, data: dict[str, Any] | None = None) -> dict[str, Any]:
+        words = words if isinstance(words, Mapping) else message(words)
+        return {"kind": kind, "text": i18n.said(words, i18n.SOURCE_LANGUAGE), "message": words, "data": data or {}}
 
     def _record(self, event: dict[str, Any]) -> dict[str, Any]:
         event = super()._record(event)
         if event["kind"] in ("paused", "resumed", "game-over"):
-            self.notice = event["text"]
+            self.notice = event.get("message") or event["text"]
         return event
 
     def _publish_soon(self) -> None:

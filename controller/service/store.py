@@ -27,6 +27,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
+from controller.i18n import _
+
 #: Written in the ``meta`` table; a database without it is not ours.
 SCHEMA_NAME = "bitbox-event-log"
 SCHEMA_VERSION = 1
@@ -87,11 +89,9 @@ class UnknownGameError(StoreError, LookupError):
 
 def damaged_message(path: Path, detail: str) -> str:
     """What to say about a damaged log: which file, what SQLite found, that it was kept, what to do."""
-    return (
-        f"the event log {path} is damaged ({detail}); it was left untouched: move it aside "
-        f"(mv {path} {path}.damaged) and run again, or give another path with --db and --new; "
-        "sqlite3's .recover command may save the games it holds"
-    )
+    return _("the event log {path} is damaged ({detail}); it was left untouched: move it aside "
+             "(`mv {path} {path}.damaged`) and run again, or give another path with --db and --new; "
+             "sqlite3's .recover command may save the games it holds").format(path=path, detail=detail)
 
 
 def _guarded(method: Callable[..., _T]) -> Callable[..., _T]:
@@ -104,8 +104,9 @@ def _guarded(method: Callable[..., _T]) -> Callable[..., _T]:
             return method(self, *args, **kwargs)
         except sqlite3.DatabaseError as exc:
             if isinstance(exc, sqlite3.OperationalError) and "malformed" not in str(exc):
-                raise StoreError(f"the event log {self.path} cannot be used: {exc}; "
-                                 "check the disk (space, permissions) and run again") from None
+                raise StoreError(_("the event log {path} cannot be used: {reason}; check the disk (space, "
+                                   "permissions) and run again, or give another path with --db").format(
+                    path=self.path, reason=exc)) from None
             raise StoreError(damaged_message(self.path, str(exc))) from None
 
     return guarded
@@ -120,7 +121,7 @@ def _reading(method: Callable[..., _T]) -> Callable[..., _T]:
         try:
             return method(self, *args, **kwargs)
         except (ValueError, TypeError, RecursionError, OverflowError) as exc:
-            raise StoreError(damaged_message(self.path, f"a stored row cannot be read: {exc}")) from None
+            raise StoreError(damaged_message(self.path, _("a stored row cannot be read: {reason}").format(reason=exc))) from None
 
     return _guarded(reading)
 
@@ -160,8 +161,9 @@ class GameStore:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self._take_lock()
         except OSError as exc:
-            raise StoreError(f"cannot use the folder of the event log {self.path}: {exc.strerror or exc}; "
-                             "check its permissions, or give another path with --db") from None
+            raise StoreError(_("cannot use the folder of the event log {path}: {reason}; check its permissions, "
+                               "or give another path with --db").format(path=self.path,
+                                                                        reason=exc.strerror or exc)) from None
         try:
             self._conn = self._connect()
         except BaseException:
@@ -176,23 +178,23 @@ class GameStore:
         if not self.path.exists():
             return
         if self.path.is_dir():
-            raise StoreError(f"{self.path} is a folder, not a database file; give a file path with --db")
+            raise StoreError(_("{path} is a folder, not a database file; give a file path with --db").format(
+                path=self.path))
         try:
             with open(self.path, "rb") as handle:
                 head = handle.read(len(_SQLITE_MAGIC))
         except OSError as exc:
-            raise StoreError(f"cannot read the database {self.path}: {exc.strerror}") from None
+            raise StoreError(_("cannot read the database {path}: {reason}; check its permissions, or give "
+                               "another path with --db").format(path=self.path, reason=exc.strerror)) from None
         if not head and not reuse_empty:
-            raise StoreError(
-                f"{self.path} is empty (0 bytes): not an event log, perhaps what a failed copy left; it was "
+            raise StoreError(_(
+                "{path} is empty (0 bytes): not an event log, perhaps what a failed copy left; it was "
                 "left untouched. Copy the log again, give another path with --db, or start a new log in "
-                "this file with --new"
-            )
+                "this file with --new").format(path=self.path))
         if head and head != _SQLITE_MAGIC:
-            raise StoreError(
-                f"{self.path} is not a bitbox database (it is not an SQLite file); "
-                "it was left untouched: move it away or give another path with --db"
-            )
+            raise StoreError(_(
+                "{path} is not a bitbox database (it is not an SQLite file); "
+                "it was left untouched: move it away or give another path with --db").format(path=self.path))
 
     def _take_lock(self) -> None:
         """Hold an exclusive lock on ``NAME.lock`` beside the log (with our pid in it) while open."""
@@ -205,10 +207,9 @@ class GameStore:
                 holder = os.read(fd, 32).decode(errors="replace").strip() or "unknown"
             finally:
                 os.close(fd)
-            raise StoreError(
-                f"the database {self.path} is in use by another bitbox process (pid {holder}); "
-                "stop it first, or give another path with --db"
-            ) from None
+            raise StoreError(_(
+                "the database {path} is in use by another bitbox process (pid {pid}); "
+                "stop it first, or give another path with --db").format(path=self.path, pid=holder)) from None
         os.ftruncate(fd, 0)
         os.write(fd, str(os.getpid()).encode())
         self._lock_fd = fd
@@ -226,7 +227,8 @@ class GameStore:
         try:
             conn = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False)
         except sqlite3.Error as exc:
-            raise StoreError(f"cannot open the event log {self.path}: {exc}") from None
+            raise StoreError(_("cannot open the event log {path}: {reason}; check its permissions, or give "
+                               "another path with --db").format(path=self.path, reason=exc)) from None
         try:
             self._check_schema(conn)
             self._check_pages(conn)
@@ -267,8 +269,9 @@ class GameStore:
         except (OSError, sqlite3.Error) as exc:
             for leftover in _with_sidecars(part):
                 leftover.unlink(missing_ok=True)
-            raise StoreError(f"cannot create the event log {self.path}: {exc}; "
-                             "check the folder (space, permissions) or give another path with --db") from None
+            raise StoreError(_("cannot create the event log {path}: {reason}; check the folder (space, "
+                               "permissions) or give another path with --db").format(path=self.path,
+                                                                                   reason=exc)) from None
 
     def _check_pages(self, conn: sqlite3.Connection) -> None:
         """SQLite's own check of every page (``PRAGMA quick_check``), read-only: a damaged page is
@@ -288,16 +291,15 @@ class GameStore:
         except sqlite3.DatabaseError as exc:
             raise StoreError(damaged_message(self.path, str(exc))) from None
         if meta.get("schema") != SCHEMA_NAME:
-            found = ", ".join(sorted(tables)) or "no tables"
-            raise StoreError(
-                f"{self.path} is an SQLite database of another application ({found}), not a bitbox event log; "
-                "it was left untouched: give another path with --db"
-            )
+            found = ", ".join(sorted(tables)) or _("no tables")
+            raise StoreError(_(
+                "{path} is an SQLite database of another application ({found}), not a bitbox event log; "
+                "it was left untouched: give another path with --db").format(path=self.path, found=found))
         if meta.get("version") != str(SCHEMA_VERSION):
-            raise StoreError(
-                f"{self.path} is a bitbox event log of version {meta.get('version')}; "
-                f"this version reads version {SCHEMA_VERSION}"
-            )
+            raise StoreError(_(
+                "{path} is a bitbox event log of version {found}; this version reads version {wanted}: update "
+                "bitbox (`git pull`, then `pip install -e .`) or give another path with --db").format(
+                path=self.path, found=meta.get("version"), wanted=SCHEMA_VERSION))
 
     # ---- writing ---------------------------------------------------------------------------
 
@@ -305,8 +307,9 @@ class GameStore:
     def new_game(self, game: str, options: dict[str, Any], seed: int, setup: dict[str, Any]) -> int:
         """Record a new game (options, seed and the table's set-up: players, controllers); its id."""
         if not isinstance(seed, int) or not SEED_MIN <= seed <= SEED_MAX:
-            raise StoreError(f"the seed {seed!r} cannot be stored: a seed is a whole number that fits in "
-                             f"64 bits ({SEED_MIN} to {SEED_MAX})")
+            raise StoreError(_("the seed {seed!r} cannot be stored: a seed is a whole number that fits in "
+                               "64 bits ({low} to {high}); give one such as --seed 7").format(
+                seed=seed, low=SEED_MIN, high=SEED_MAX))
         with _transaction(self._conn):
             cursor = self._conn.execute(
                 "INSERT INTO games (game, options, seed, setup, status, created) VALUES (?, ?, ?, ?, 'playing', ?)",
@@ -400,7 +403,8 @@ class GameStore:
     def game(self, game_id: int) -> StoredGame:
         found = self._select("WHERE g.id = ?", (game_id,))
         if not found:
-            raise UnknownGameError(f"there is no game number {game_id} in {self.path}")
+            raise UnknownGameError(_("there is no game number {number} in {path}; `bitbox games --db {path}` "
+                                     "lists the games it holds").format(number=game_id, path=self.path))
         return found[0]
 
     def unfinished(self) -> StoredGame | None:

@@ -33,15 +33,17 @@ import dataclasses
 import functools
 import logging
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, TypeVar
 
 import numpy as np
 
+from controller import i18n
 from controller.engines import Game, RuleError
 from controller.games import UnknownGameError, game as game_spec
 from controller.games.spec import GameSpec
 from controller.games.table import TablePlay
+from controller.i18n import N_, listing, message
 from controller.referee.common import Call, Question, RefereeConfig, RefereeError, TableReferee
 from controller.service.config import PlayerConfig
 from controller.service.hub import Hub
@@ -158,7 +160,9 @@ class TableSession(GameLoop):
         self.game_id = self.store.new_game(game.NAME, game.options.to_dict(), game.seed,
                                            {"players": [dataclasses.asdict(p) for p in players], "table": self.layout.name})
         self._install(game, players)
-        self._announce("service", f"game #{self.game_id} started: {game.TITLE}, {len(players)} players, seed {game.seed}")
+        self._announce("service", message(N_("game #{number} started: {title}, {players}, seed {seed}"),
+                                          number=self.game_id, title=game.TITLE,
+                                          players=listing(p.name for p in players), seed=game.seed))
 
     def resume(self, stored: StoredGame) -> None:
         """Rebuild ``stored`` by replaying its actions through the engine, and carry on from there."""
@@ -168,9 +172,12 @@ class TableSession(GameLoop):
         self._install(game, players)
         for note in self.store.notes(stored.id)[-self.log_length // 2:]:
             if note["kind"] in ("call", "overrule"):
-                self._announce("earlier", f"{note['decision']}: {note['reason']}")
+                self._announce("earlier", note.get("message") or message(N_("{decision}: {reason}"),
+                                                                         decision=note["decision"],
+                                                                         reason=note["reason"]))
         self._resumed = True
-        self._announce("service", f"game #{stored.id} resumed after {len(game.history)} stored actions")
+        self._announce("service", message(N_("game #{number} resumed after {actions} stored actions"),
+                                          number=stored.id, actions=len(game.history)))
         if game.is_over():
             self.store.set_status(stored.id, "over")
             self.status = "over"
@@ -263,7 +270,8 @@ class TableSession(GameLoop):
             try:
                 results = referee.observe(snap)
             except RefereeError as exc:
-                self._announce("refused", f"the referee could not judge the table: {exc}")
+                self._announce("refused", message(N_("the referee could not judge the table: {problem}"),
+                                                  problem=str(exc)))
                 return []
             self._handle(results, before)
             return results
@@ -271,7 +279,8 @@ class TableSession(GameLoop):
         try:
             return self._decide(judge)
         except LogWriteError as exc:
-            self._announce("refused", f"{exc}; the next still table is judged again")
+            self._announce("refused", message(N_("{problem}; the next still table is judged again"),
+                                              problem=str(exc)))
             return []
 
     def _rebind(self, snap: TableSnapshot) -> None:
@@ -307,13 +316,17 @@ class TableSession(GameLoop):
             self.last_shot = shot
         if game.is_over():
             self._mark_over()
-        self._announce("call", f"{call.decision}: {call.reason}", {"call_id": call.call_id, "decision": call.decision})
+        self._announce("call", call.message or message(N_("{decision}: {reason}"), decision=call.decision,
+                                                       reason=call.reason),
+                       {"call_id": call.call_id, "decision": call.decision})
 
     def _store_question(self, question: Question) -> None:
         assert self.game_id is not None and self.game is not None
         self._write(self.store.record, self.game_id, len(self.game.history), [], "question", question.to_json())
         self.questions_asked += 1
-        self._announce("question", f"question {question.question_id}: {question.text} ({question.reason})",
+        self._announce("question", message(N_("question {number}: {text} ({reason})"), number=question.question_id,
+                                           text=question.message or question.text,
+                                           reason=question.reason_message or question.reason),
                        {"question_id": question.question_id})
 
     def _stored_count(self) -> int:
@@ -421,7 +434,8 @@ class TableSession(GameLoop):
         def decide() -> list[Call | Question]:
             self._write(self.store.record, game_id, self._stored_count(), [], "answer",
                         {"question_id": qid, "choice": choice})
-            self._announce("answer", f"answer to question {qid}: {choice}", {"question_id": qid, "choice": choice})
+            self._announce("answer", message(N_("answer to question {number}: {choice}"), number=qid, choice=choice),
+                           {"question_id": qid, "choice": choice})
             before = self._positions()
             results = referee.answer(qid, choice)
             self._handle(results, before)
@@ -461,7 +475,8 @@ class TableSession(GameLoop):
                 self._mark_over()
             elif self.status == "over":
                 self.status = "playing"
-            self._announce("overrule", f"call {call_id} overruled with {decision}: {call.reason}",
+            self._announce("overrule", message(N_("call {number} overruled with {decision}: {reason}"), number=call_id,
+                                               decision=decision, reason=call.message or call.reason),
                            {"call_id": call.call_id, "overrules": call_id, "decision": decision})
             return {"call_id": call.call_id, "reason": call.reason, "actions": len(game.history)}
 
@@ -505,7 +520,7 @@ class TableSession(GameLoop):
         except Exception as exc:  # noqa: BLE001 - any store failure: the game goes on as it was
             raise LogWriteError(self._unwritten(exc, partly=False)) from exc
         self.status = "aborted"
-        self._announce("service", f"game #{self.game_id} aborted")
+        self._announce("service", message(N_("game #{number} aborted"), number=self.game_id))
         return {"aborted": self.game_id}
 
     # ---- what the table shows ----------------------------------------------------------------
@@ -540,6 +555,7 @@ class TableSession(GameLoop):
         state.update(self.play.public(referee, self.last_snapshot, self.last_shot))
         state.update({
             "prompt": referee.prompt(),
+            "prompt_message": self._prompt_message(referee),
             "over": game.is_over(),
             "winners": [self.seat_name(w) for w in game.winners()] if game.is_over() else [],
             "questions": [q.to_json() for q in referee.questions.values()],
@@ -547,6 +563,13 @@ class TableSession(GameLoop):
             "calls": [c for c in list(self.calls.values())[-12:]],
         })
         return state
+
+    @staticmethod
+    def _prompt_message(referee: TableReferee) -> Any:
+        """What the table waits for as a message (a referee that words it only in English: that)."""
+        words = getattr(referee, "prompt_message", None)
+        said = words() if callable(words) else None
+        return said if said is not None else message(referee.prompt())
 
     def _choices(self) -> list[dict[str, Any]]:
         """What the players may announce now (a power, a wake, the end of the turn), as encoded actions."""
@@ -563,8 +586,11 @@ class TableSession(GameLoop):
                     out.append({"player": player, "action": encoded, "text": game.describe_action(action)})
         return out[:MAX_CHOICES]
 
-    def _announce(self, kind: str, text: str, data: dict[str, Any] | None = None) -> None:
-        event = self._record({"kind": kind, "text": text, "data": data or {}})
+    def _announce(self, kind: str, words: Any, data: dict[str, Any] | None = None) -> None:
+        """Announce ``words`` (a message, or a camera's notice as it is) to the table and the listeners."""
+        words = words if isinstance(words, Mapping) else message(str(words))
+        event = self._record({"kind": kind, "text": i18n.said(words, i18n.SOURCE_LANGUAGE), "message": words,
+                              "data": data or {}})
         self._dirty = True
         for listener in self.listeners:
             listener(event)

@@ -21,6 +21,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO
 
+from controller.games.spec import GameSpec
 from controller.service.config import ServiceConfig
 from controller.service.hub import Hub
 from controller.service.runner import (
@@ -55,10 +56,17 @@ class TableRun:
     out: TextIO | None = None      # where to print (default: sys.stdout as it is when the run starts)
 
 
-def open_camera(layout_name: str) -> tuple[MatLayout, TableWatcher]:
-    """The mat's layout and a watcher using the calibrated mat profile and the taught faces.
+def open_camera(layout_name: str, spec: GameSpec | None = None) -> tuple[MatLayout, Any]:
+    """The mat's layout and a watcher: the game's own camera reader when its registry entry names one
+    (``spec.camera``), else the dice reader with the calibrated mat profile and the taught faces.
 
     Raises :class:`ServiceError` naming the calibration command to run when something is missing."""
+    reader = spec.load_camera() if spec is not None else None
+    if reader is not None:
+        try:
+            return reader(layout_name)
+        except (OSError, ValueError) as exc:
+            raise ServiceError(str(exc)) from None
     from controller.vision.faces import FaceLibrary
     from controller.vision.mat import MatLayoutError, load_layout
     from controller.vision.pipeline import FrameAnalyser
@@ -111,6 +119,7 @@ def run_table_service(config: ServiceConfig, setup: TableSetup, layout: MatLayou
     out = run.out if run.out is not None else sys.stdout
     store = open_store(config)
     server = None
+    voice = None
     try:
         hub = Hub()
         try:
@@ -131,6 +140,9 @@ def run_table_service(config: ServiceConfig, setup: TableSetup, layout: MatLayou
 
         session.listeners.append(announce)
         session.publish()
+        from controller.voice import attach
+
+        voice = attach(session, hub, config.voice, out)  # from here on, when asked, the calls are spoken
         if config.web:
             server, token = serve_dashboard(session, hub, config, run.token, run.port_fallback)
             print(f"Table page: {server.url}", file=out)
@@ -160,6 +172,8 @@ def run_table_service(config: ServiceConfig, setup: TableSetup, layout: MatLayou
         watchdog.stopping()
         return session
     finally:
+        if voice is not None:
+            voice.close(finish=0.0 if session.stopping else 30.0)  # the last calls (the winner) are heard
         if server is not None:
             server.stop()
         store.close()

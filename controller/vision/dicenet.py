@@ -43,6 +43,9 @@ OUTPUTS = 10
 #: A cell is a die's centre when its probability is a local maximum at least this high.
 MIN_SCORE = 0.2
 
+#: Gathered neighbourhood values a convolution holds at once, at most (see conv2d): 4 MB of them.
+_COLUMNS = 1 << 20
+
 #: The second stage, the face reader: the same small network as the pip reading check
 #: (:class:`controller.vision.pipnet.PipNet`) fed a colour crop of each die the finder found.
 READER_WEIGHTS = Path(__file__).with_name("data") / "dicefaces.npz"
@@ -80,14 +83,21 @@ def conv2d(x: np.ndarray, weight: np.ndarray, bias: np.ndarray, stride: int = 1,
     pad = dilation * (k // 2)
     xp = np.pad(x, ((0, 0), (pad, pad), (pad, pad)))
     ho, wo = (h - 1) // stride + 1, (w - 1) // stride + 1
-    cols = np.empty((c, k, k, ho, wo), np.float32)
-    for i in range(k):
-        for j in range(k):
-            y0, x0 = i * dilation, j * dilation
-            cols[:, i, j] = xp[:, y0:y0 + stride * (ho - 1) + 1:stride, x0:x0 + stride * (wo - 1) + 1:stride]
-    out = weight.reshape(out_c, -1) @ cols.reshape(c * k * k, ho * wo)
-    out += bias[:, None]
-    return out.reshape(out_c, ho, wo)
+    out = np.empty((out_c, ho, wo), np.float32)
+    flat = weight.reshape(out_c, -1)
+    # A band of output rows at a time: the gathered neighbourhoods of a whole 640x640 photo's layer
+    # are twenty megabytes and more.
+    band = max(1, _COLUMNS // (c * k * k * wo))
+    for r0 in range(0, ho, band):
+        rows = min(band, ho - r0)
+        cols = np.empty((c, k, k, rows, wo), np.float32)
+        for i in range(k):
+            for j in range(k):
+                y0, x0 = i * dilation + stride * r0, j * dilation
+                cols[:, i, j] = xp[:, y0:y0 + stride * (rows - 1) + 1:stride, x0:x0 + stride * (wo - 1) + 1:stride]
+        out[:, r0:r0 + rows] = (flat @ cols.reshape(c * k * k, rows * wo)).reshape(out_c, rows, wo)
+    out += bias[:, None, None]
+    return out
 
 
 class DiceNet:

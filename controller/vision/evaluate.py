@@ -14,17 +14,19 @@ pip pattern); each label matches at most one die and the reverse, nearest centre
 from __future__ import annotations
 
 import argparse
-import concurrent.futures
 import dataclasses
-import multiprocessing
 import os
 import time
 from collections.abc import Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
 from threadpoolctl import threadpool_limits
+
+if TYPE_CHECKING:
+    import concurrent.futures
 
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp")
 
@@ -239,17 +241,27 @@ def worker_pool(jobs: int) -> concurrent.futures.ProcessPoolExecutor:
     """``jobs`` worker processes for reading photos side by side, each on one thread. They are started
     afresh rather than forked: a forked copy of a process whose OpenCV or BLAS threads have run can
     hang when told to change its number of threads."""
+    import concurrent.futures
+    import multiprocessing
+
     return concurrent.futures.ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("spawn"),
                                                   initializer=one_thread)
 
 
 def evaluate(samples: Iterable[Sample], jobs: int = 1) -> Result:
-    """Sum of :func:`evaluate_sample` over ``samples``, on ``jobs`` processes."""
+    """Sum of :func:`evaluate_sample` over ``samples``, on ``jobs`` processes; with one job, in this
+    process on one thread, as each worker does (OpenCV's and numpy's threads are given back after)."""
     total = Result()
     samples = list(samples)
     if jobs <= 1:
-        for s in samples:
-            total.add(evaluate_sample(s))
+        threads = cv2.getNumThreads()
+        cv2.setNumThreads(1)
+        try:
+            with threadpool_limits(1):
+                for s in samples:
+                    total.add(evaluate_sample(s))
+        finally:
+            cv2.setNumThreads(threads)
         return total
     with worker_pool(jobs) as pool:
         for r in pool.map(evaluate_sample, samples, chunksize=4):

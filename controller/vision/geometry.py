@@ -291,15 +291,21 @@ class Rectifier:
         self.margin_mm = float(margin_mm)
         self.width_px = int(round((width_mm + 2 * margin_mm) * px_per_mm))
         self.height_px = int(round((height_mm + 2 * margin_mm) * px_per_mm))
-        us, vs = np.meshgrid(np.arange(self.width_px, dtype=np.float64),
-                             np.arange(self.height_px, dtype=np.float64))
-        xy = np.stack([us.ravel(), vs.ravel()], axis=1) / px_per_mm - margin_mm
-        if np.any(camera.dist):
-            pix = camera.project(np.column_stack([xy, np.zeros(len(xy))]))
-        else:
-            pix = cv2.perspectiveTransform(xy.reshape(-1, 1, 2), camera.plane_homography(0.0)).reshape(-1, 2)
-        mx = pix[:, 0].reshape(self.height_px, self.width_px).astype(np.float32)
-        my = pix[:, 1].reshape(self.height_px, self.width_px).astype(np.float32)
+        mx = np.empty((self.height_px, self.width_px), np.float32)
+        my = np.empty_like(mx)
+        us = np.arange(self.width_px, dtype=np.float64)
+        # A band of rows at a time: the whole view's points in double precision would be tens of
+        # megabytes for a map of a few.
+        for v0 in range(0, self.height_px, 64):
+            v1 = min(v0 + 64, self.height_px)
+            band_u, band_v = np.meshgrid(us, np.arange(v0, v1, dtype=np.float64))
+            xy = np.stack([band_u.ravel(), band_v.ravel()], axis=1) / px_per_mm - margin_mm
+            if np.any(camera.dist):
+                pix = camera.project(np.column_stack([xy, np.zeros(len(xy))]))
+            else:
+                pix = cv2.perspectiveTransform(xy.reshape(-1, 1, 2), camera.plane_homography(0.0)).reshape(-1, 2)
+            mx[v0:v1] = pix[:, 0].reshape(v1 - v0, self.width_px)
+            my[v0:v1] = pix[:, 1].reshape(v1 - v0, self.width_px)
         self._map1, self._map2 = cv2.convertMaps(mx, my, cv2.CV_16SC2)
         w, h = camera.image_size
         self.visible = ((mx >= 0) & (mx <= w - 1) & (my >= 0) & (my <= h - 1)).astype(np.uint8) * 255

@@ -31,7 +31,7 @@ import dataclasses
 import logging
 import math
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any, NamedTuple
 
 import cv2
@@ -44,7 +44,7 @@ from controller.vision.pips import CANON as _CANON
 from controller.vision.profile import TableProfile, markers_moved
 from controller.vision.shadows import (NEUTRAL, Tint, alike, explained_by_light, fit_tint, is_neutral, same_light,
                                        untinted)
-from controller.vision.snapshot import DieFace, Occlusion, TableSnapshot
+from controller.vision.snapshot import DieFace, Occlusion, TableSnapshot, replaced
 from controller.vision.stacks import StackTracker
 from controller.vision.stillness import MotionState, StillnessDetector
 from controller.vision.tracking import DiceTracker
@@ -57,6 +57,8 @@ Finder = Callable[..., list]
 _SPARSE_STRIDE = 3
 #: Side of the tiles (in sparse-grid pixels) rectified around a change.
 _TILE = 8
+#: Side of the cells (in sparse-grid pixels) that regions of the view are made of (see FrameAnalyser._regions).
+_CELL = 2
 
 #: Unit steps in eight directions, whose sweep grows a convex outline by (nearly) a given distance.
 _OCTAGON = (np.array([[math.cos(k * math.pi / 4), math.sin(k * math.pi / 4)] for k in range(8)])
@@ -102,6 +104,7 @@ class Analysis:
     rectified: np.ndarray            # the top-down view near what changed; the empty mat elsewhere
     foreground: np.ndarray
     detections: list[Any]
+    unchanged: bool = False          # the frame showed what the last one analysed did: this is its analysis
 
 
 class _Changes(NamedTuple):
@@ -112,6 +115,34 @@ class _Changes(NamedTuple):
     now: np.ndarray
     before: np.ndarray
     explained: np.ndarray
+
+
+class _Regions(NamedTuple):
+    """The parts of a rectified view that differ from the empty mat, grouped so that each can be
+    analysed alone with the same pixels as the whole view (see FrameAnalyser._regions).
+    ``labels``: each cell's group (``_CELL`` sparse pixels a side; 0: none), ``boxes``: each group's
+    box in view pixels (x0, y0, x1, y1), ``busy``: the tiles of the view (``_TILE`` sparse pixels a
+    side) near a change, which are rectified. Without ``labels`` (a frame analysed afresh, not
+    compared with the next), there are no groups."""
+
+    labels: np.ndarray
+    boxes: list[tuple[int, int, int, int]]
+    busy: np.ndarray
+
+
+@dataclasses.dataclass
+class _Seen:
+    """The last frame analysed, for telling what changed since: its sparse view, its regions, its
+    analysis and what differed from the empty mat in it."""
+
+    sparse: np.ndarray
+    regions: _Regions
+    analysis: Analysis
+    changes: _Changes | None
+    #: Where the outline of each die and occlusion starts in the view, as (-y, -x): outlines come in
+    #: that order from a search of the whole view.
+    dice_starts: list[tuple[int, int]]
+    occlusion_starts: list[tuple[int, int]]
 
 
 def _default_finder() -> Finder:
@@ -157,6 +188,8 @@ class FrameAnalyser:
         self._wide_change = False
         #: What differed from the empty mat at the last foreground (see _Changes).
         self._changes: _Changes | None = None
+        #: The last frame analysed (see _analyse); forgotten when the empty mat or the shadows' tint change.
+        self._seen: _Seen | None = None
         # What changed is first looked for on every third pixel of the view (see _rectify_changed).
         self._sparse = self.rectifier.sparse(_SPARSE_STRIDE)
         self.background = profile.background
@@ -182,6 +215,8 @@ class FrameAnalyser:
 
     @shadow_tint.setter
     def shadow_tint(self, tint: Tint) -> None:
+        if getattr(self, "_shadow_tint", None) != tint:
+            self._seen = None            # what the last frame showed is judged under other shadows
         self._shadow_tint = tint
         self._tint: Tint | None = None if is_neutral(tint) else tint
 
@@ -199,8 +234,8 @@ class FrameAnalyser:
 
     @background.setter
     def background(self, image: np.ndarray) -> None:
+        self._seen = None
         self._background = image
-        self._bg_f = image.astype(np.float32) + 8.0
         self._bg_sparse = np.ascontiguousarray(image[::_SPARSE_STRIDE, ::_SPARSE_STRIDE])
 
     # -- pixels <-> mm in the rectified view ---------------------------------------------------------
@@ -217,21 +252,28 @@ class FrameAnalyser:
         a die changes their balance otherwise (or darkens far more, for a black die). Glare on the mat
         (see :meth:`_glare`) is light too, not a die.
         """
-        diff = cv2.absdiff(rect, self.background)
+        fg, self._changes = self._foreground_of(rect, self.background, self.mask)
+        return fg
+
+    def _foreground_of(self, part: np.ndarray, empty: np.ndarray, mask: np.ndarray, index: np.ndarray | None = None,
+                       own: np.ndarray | None = None) -> tuple[np.ndarray, _Changes | None]:
+        """:meth:`foreground` of the view's pixels ``part`` over the empty mat's ``empty``, where ``mask``
+        allows; with what differs from the empty mat among the pixels ``own`` (all when None), as
+        flat indices ``index`` gives them (each pixel's in the whole view; its own when None)."""
+        diff = cv2.absdiff(part, empty)
         b, g, r = cv2.split(diff)
         absdiff = cv2.max(cv2.max(b, g), r)
         fg = cv2.compare(absdiff, self.diff_threshold, cv2.CMP_GT)
         # The channels' ratios are only needed where the mat changed (a few per cent of the view).
         nz = cv2.findNonZero(fg)
         if nz is None:
-            self._changes = None
-            return fg
+            return fg, None
         nz = nz.reshape(-1, 2)
         xs, ys = nz[:, 0], nz[:, 1]
-        at = ys.astype(np.intp) * rect.shape[1] + xs
-        now = rect.reshape(-1, 3).take(at, axis=0).astype(np.float32)
-        shifted = self._bg_f.reshape(-1, 3).take(at, axis=0)
-        before = shifted - 8.0
+        local = ys.astype(np.intp) * fg.shape[1] + xs
+        now = part.reshape(-1, 3).take(local, axis=0).astype(np.float32)
+        before = empty.reshape(-1, 3).take(local, axis=0).astype(np.float32)
+        shifted = before + 8.0
         ratio = (now + 8.0) / shifted
         lighting = explained_by_light(ratio)
         if self._tint is not None:
@@ -241,17 +283,70 @@ class FrameAnalyser:
             # A glare's core saturates every channel, whatever the mat's colour: it is glare where it
             # lies within the glare's own halo (a die overexposed to white has no such halo).
             halo = np.zeros_like(fg)
-            halo.reshape(-1)[at[glare]] = 255
+            halo.reshape(-1)[local[glare]] = 255
             halo = cv2.dilate(halo, self._core_kernel)
-            glare |= white & (halo.reshape(-1).take(at) > 0)
+            glare |= white & (halo.reshape(-1).take(local) > 0)
         lighting |= glare
-        self._changes = _Changes(at, now, before, lighting)
-        fg.reshape(-1)[at[lighting]] = 0
-        fg = cv2.bitwise_and(fg, self.mask)
+        at = local if index is None else index.reshape(-1).take(local)
+        changes = _Changes(at, now, before, lighting)
+        if own is not None:
+            mine = own.reshape(-1).take(local)
+            changes = _Changes(at[mine], now[mine], before[mine], lighting[mine])
+        fg.reshape(-1)[local[lighting]] = 0
+        fg = cv2.bitwise_and(fg, mask)
         fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
         k = max(3, int(self.edge * self.s * 0.15) | 1)
         fg = cv2.morphologyEx(fg, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
-        return fg
+        return fg, changes
+
+    def _foreground_regions(self, rect: np.ndarray, regions: _Regions, which: list[int]
+                            ) -> tuple[np.ndarray, _Changes | None, list[tuple[int, Any]]]:
+        """The foreground of the regions ``which`` of the view ``rect`` (in an image of the view's
+        size), what changed there, and each region's label and outlines (in view pixels).
+
+        The regions' boxes are laid side by side in one small image and its foreground taken at
+        once: a few dice cover a few per cent of the view, and each region alone would cost as many
+        calls as the whole view. A region's own pixels lie farther from its box's edge, and from any
+        other region's, than the foreground's neighbourhoods reach (see :meth:`_regions`): the
+        same foreground as the whole view's there."""
+        boxes = [regions.boxes[label - 1] for label in which]
+        gap = 8
+        width = max(1024, max(x1 - x0 for x0, _, x1, _ in boxes))
+        places: list[tuple[int, int]] = [(0, 0)] * len(boxes)
+        x = y = shelf = 0
+        for i in sorted(range(len(boxes)), key=lambda i: boxes[i][1] - boxes[i][3]):
+            bw, bh = boxes[i][2] - boxes[i][0], boxes[i][3] - boxes[i][1]
+            if x + bw > width:
+                x, y, shelf = 0, y + shelf + gap, 0
+            places[i] = (x, y)
+            x, shelf = x + bw + gap, max(shelf, bh)
+        shape = (y + shelf, width)
+        part = np.zeros((*shape, 3), np.uint8)
+        empty = np.zeros_like(part)
+        mask = np.zeros(shape, np.uint8)
+        own = np.zeros(shape, bool)
+        index = np.zeros(shape, np.intp)
+        width_view = rect.shape[1]
+        keeps = []
+        for label, (x0, y0, x1, y1), (px, py) in zip(which, boxes, places):
+            at = (slice(py, py + y1 - y0), slice(px, px + x1 - x0))
+            keep = self._keep(regions, label)
+            keeps.append(keep)
+            part[at] = rect[y0:y1, x0:x1]
+            empty[at] = self.background[y0:y1, x0:x1]
+            mask[at] = self.mask[y0:y1, x0:x1]
+            own[at] = keep
+            index[at] = np.arange(y0, y1, dtype=np.intp)[:, None] * width_view + np.arange(x0, x1, dtype=np.intp)
+        mask &= own.view(np.uint8) * 255
+        small, changes = self._foreground_of(part, empty, mask, index, own)
+        fg = np.zeros(rect.shape[:2], np.uint8)
+        outlines = []
+        for label, (x0, y0, x1, y1), (px, py), keep in zip(which, boxes, places, keeps):
+            mine = small[py:py + y1 - y0, px:px + x1 - x0]          # its own pixels only (see ``mask``)
+            fg[y0:y1, x0:x1][keep] = mine[keep]
+            outlines.append((label, cv2.findContours(mine, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE,
+                                                     offset=(x0, y0))[0]))
+        return fg, changes, outlines
 
     @staticmethod
     def _glare(now: np.ndarray, before: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -303,38 +398,189 @@ class FrameAnalyser:
                              "use the same resolution or calibrate again")
         if not incremental:
             self._readings = []
-        rect = self._rectify_changed(frame)
-        fg = self.foreground(rect)
-        contours, _ = cv2.findContours(fg, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+        sparse = self._sparse.rectify(frame)
+        regions = self._regions(sparse, grouped=incremental)
+        seen = self._seen if incremental and regions is not None else None
+        moved = None
+        if seen is not None:
+            moved = self._differs(sparse, seen.sparse)
+            if not cv2.countNonZero(moved):
+                # Nothing moved since the last frame analysed: its dice, read and measured, stand.
+                self._changes = seen.changes
+                return dataclasses.replace(seen.analysis, unchanged=True)
+            dirty = self._touched(regions, moved)
+        else:
+            dirty = set(range(1, len(regions.boxes) + 1)) if regions is not None else set()
+        if regions is None:
+            rect = self.rectifier.rectify(frame)          # the light changed, or the camera moved
+            fg = self.foreground(rect)
+            parts = [(0, cv2.findContours(fg, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)[0])]
+        else:
+            rect, fg, parts = self._analyse_regions(frame, regions, dirty, seen, moved)
         die_area = (self.edge * self.s) ** 2
-        found: list[FoundDie] = []
-        occlusions: list[Occlusion] = []
+        found: list[tuple[tuple[int, int], FoundDie]] = []
+        occlusions: list[tuple[tuple[int, int], Occlusion]] = []
         self._detections: list[Any] = []
-        for contour in contours:
-            m = cv2.moments(contour)
-            # A region's pixel count: the outline's enclosed area plus the half of its own pixels
-            # that the outline (through pixel centres) leaves out.
-            area = m["m00"] + cv2.arcLength(contour, True) / 2 + 1
-            if area < 0.25 * die_area or m["m00"] <= 0:
-                continue
-            x, y, bw, bh = cv2.boundingRect(contour)
-            box = (int(x), int(y), int(bw), int(bh))
-            if bw > 6 * self.edge * self.s or bh > 6 * self.edge * self.s:
-                occlusions.append(self._occlusion(*box))
-                continue
-            if area > 5.0 * die_area:
-                # Many dice huddled together, or something else: the finder tells.
-                dets = self._find_in(frame, rect, box)
-                if area > (len(dets) + 3) * 1.8 * die_area:
-                    occlusions.append(self._occlusion(*box))
+        for _, contours in parts:
+            for contour in contours:
+                start = (-int(contour[0, 0, 1]), -int(contour[0, 0, 0]))
+                m = cv2.moments(contour)
+                # A region's pixel count: the outline's enclosed area plus the half of its own pixels
+                # that the outline (through pixel centres) leaves out.
+                area = m["m00"] + cv2.arcLength(contour, True) / 2 + 1
+                if area < 0.25 * die_area or m["m00"] <= 0:
                     continue
-            outline = contour.reshape(-1, 2).astype(np.float32)
-            centroid = np.array([m["m10"] / m["m00"], m["m01"] / m["m00"]])
-            found.extend(self._finish(frame, rect, d)
-                         for d in self._dice_in_region(frame, rect, fg, outline, area, centroid, box))
-        found = self._fallen_temples(found)
-        self._readings = [(d.x_mm, d.y_mm, d.angle_deg, d.level, d.face, d.colour) for d in found]
-        return Analysis(found, occlusions, rect, fg, self._detections)
+                x, y, bw, bh = cv2.boundingRect(contour)
+                box = (int(x), int(y), int(bw), int(bh))
+                if bw > 6 * self.edge * self.s or bh > 6 * self.edge * self.s:
+                    occlusions.append((start, self._occlusion(*box)))
+                    continue
+                if area > 5.0 * die_area:
+                    # Many dice huddled together, or something else: the finder tells.
+                    dets = self._find_in(frame, rect, box)
+                    if area > (len(dets) + 3) * 1.8 * die_area:
+                        occlusions.append((start, self._occlusion(*box)))
+                        continue
+                outline = contour.reshape(-1, 2).astype(np.float32)
+                centroid = np.array([m["m10"] / m["m00"], m["m01"] / m["m00"]])
+                found.extend((start, d) for d in self._dice_in_region(frame, rect, fg, outline, area, centroid, box))
+        found = [(start, die) for (start, _), die in zip(found, self._finish(frame, [d for _, d in found]))]
+        if seen is not None:
+            found += self._kept(regions, dirty, zip(seen.dice_starts, seen.analysis.dice),
+                                lambda d: d.top_center_px)
+            occlusions += self._kept(regions, dirty, zip(seen.occlusion_starts, seen.analysis.occlusions),
+                                     self._occlusion_px)
+            self._detections += [d for _, d in self._kept(regions, dirty, ((None, d) for d in seen.analysis.detections),
+                                                          lambda d: d.center)]
+        # In the order of their outlines in the whole view, as one search of the whole view finds them.
+        found.sort(key=lambda item: item[0])
+        occlusions.sort(key=lambda item: item[0])
+        dice = self._fallen_temples([d for _, d in found])
+        self._readings = [(d.x_mm, d.y_mm, d.angle_deg, d.level, d.face, d.colour) for d in dice]
+        analysis = Analysis(dice, [o for _, o in occlusions], rect, fg, self._detections)
+        self._seen = None if regions is None or regions.labels is None else _Seen(
+            sparse, regions, analysis, self._changes, [start for start, _ in found], [start for start, _ in occlusions])
+        return analysis
+
+    def _differs(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        """Where two views (or sparse views) differ by more than ``diff_threshold`` in some channel."""
+        d0, d1, d2 = cv2.split(cv2.absdiff(a, b))
+        return cv2.compare(cv2.max(cv2.max(d0, d1), d2), self.diff_threshold, cv2.CMP_GT)
+
+    def _regions(self, sparse: np.ndarray, grouped: bool = True) -> _Regions | None:
+        """The regions of the view near what differs from the empty mat in ``sparse`` (the sparse
+        view of a frame), or None when much of the mat does (then the whole view is analysed);
+        ``grouped``: with the groups of each region (to compare the next frame with this one).
+
+        Every pixel the foreground can keep lies in a 3x3 block of pixels that differ from the empty
+        mat by more than ``diff_threshold`` (its opening removes the rest), and every such block holds
+        one pixel of the sparse grid of stride 3: the foreground lies within a few pixels of a sparse
+        pixel that differs, and it is searched for within 9 pixels of them, room for its own
+        neighbourhoods (opening, closing, glare halos). Groups of such places that touch no other lie
+        a cell apart at least: their foregrounds' pixels lie farther apart than those reach."""
+        changed = self._differs(sparse, self._bg_sparse)
+        self._wide_change = cv2.countNonZero(changed) > 0.25 * changed.size
+        if self._wide_change:
+            return None
+        grown = cv2.dilate(changed, self._grow_kernel)
+        busy = self._tiles(grown, _TILE)
+        if not grouped:
+            return _Regions(None, [], busy)
+        count, labels, stats, _ = cv2.connectedComponentsWithStats(self._tiles(grown, _CELL), connectivity=8)
+        span = _CELL * _SPARSE_STRIDE
+        H, W = self.background.shape[:2]
+        boxes = [(int(x) * span, int(y) * span, min(W, int(x + bw) * span), min(H, int(y + bh) * span))
+                 for x, y, bw, bh, _ in stats[1:]]
+        return _Regions(labels, boxes, busy)
+
+    @staticmethod
+    def _tiles(mask: np.ndarray, side: int) -> np.ndarray:
+        """Which squares of ``side`` pixels of a sparse view hold a pixel of ``mask`` (0/1 each)."""
+        h, w = mask.shape
+        th, tw = -(-h // side), -(-w // side)
+        padded = cv2.copyMakeBorder(mask, 0, th * side - h, 0, tw * side - w, cv2.BORDER_CONSTANT, value=0)
+        return (cv2.resize(padded, (tw, th), interpolation=cv2.INTER_AREA) > 0).astype(np.uint8)
+
+    @classmethod
+    def _touched(cls, regions: _Regions, moved: np.ndarray) -> set[int]:
+        """The regions where the view changed since the last frame analysed (``moved``, sparse)."""
+        return {int(label) for label in np.unique(regions.labels[cls._tiles(moved, _CELL) > 0]) if label}
+
+    @staticmethod
+    def _keep(regions: _Regions, label: int) -> np.ndarray:
+        """The view pixels of region ``label``'s box that are its own."""
+        x0, y0, x1, y1 = regions.boxes[label - 1]
+        span = _CELL * _SPARSE_STRIDE
+        own = (regions.labels[y0 // span:-(-y1 // span), x0 // span:-(-x1 // span)] == label).astype(np.uint8)
+        return cv2.resize(own, (own.shape[1] * span, own.shape[0] * span),
+                          interpolation=cv2.INTER_NEAREST)[:y1 - y0, :x1 - x0] > 0
+
+    @staticmethod
+    def _label_at(regions: _Regions, x: float, y: float) -> int:
+        """The region at view pixel (x, y), 0 for none."""
+        span = _CELL * _SPARSE_STRIDE
+        h, w = regions.labels.shape
+        return int(regions.labels[min(h - 1, max(0, int(y) // span)), min(w - 1, max(0, int(x) // span))])
+
+    def _analyse_regions(self, frame: np.ndarray, regions: _Regions, dirty: set[int], seen: _Seen | None,
+                         moved: np.ndarray | None) -> tuple[np.ndarray, np.ndarray, list[tuple[int, Any]]]:
+        """The view (the empty mat but near what changed), its foreground and the outlines in it of
+        the ``dirty`` regions; elsewhere as the last frame analysed (``seen``) had them but where the
+        sparse view ``moved`` since. A region alone gives the same pixels and outlines as the whole
+        view does there (see :meth:`_regions`)."""
+        if seen is None or moved is None:
+            # Everything afresh: the whole view's foreground at once (a few dice cover a few per cent
+            # of the view, but most of the cost is in their pixels).
+            rect = self.background.copy()
+            self._rectify_tiles(frame, rect, regions.busy)
+            fg = self.foreground(rect)
+            return rect, fg, [(0, cv2.findContours(fg, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)[0])]
+        rect = seen.analysis.rectified.copy()
+        fg = seen.analysis.foreground.copy()
+        # Where the view moved since, the empty mat until a region there says otherwise.
+        S = _SPARSE_STRIDE
+        x, y, bw, bh = cv2.boundingRect(cv2.dilate(moved, self._grow_kernel))
+        box = (slice(y * S, (y + bh) * S), slice(x * S, (x + bw) * S))
+        gone = cv2.resize(cv2.dilate(moved, self._grow_kernel)[y:y + bh, x:x + bw], (bw * S, bh * S),
+                          interpolation=cv2.INTER_NEAREST)[:rect[box].shape[0], :rect[box].shape[1]] > 0
+        rect[box][gone] = self.background[box][gone]
+        fg[box][gone] = 0
+        for label in dirty:
+            self.rectifier.rectify_into(frame, rect, regions.boxes[label - 1])
+        fresh, found, parts = self._foreground_regions(rect, regions, sorted(dirty))
+        changes = [] if found is None else [found]
+        for label in dirty:
+            x0, y0, x1, y1 = regions.boxes[label - 1]
+            keep = self._keep(regions, label)
+            fg[y0:y1, x0:x1][keep] = fresh[y0:y1, x0:x1][keep]
+        if seen.changes is not None:
+            width, span = rect.shape[1], _CELL * _SPARSE_STRIDE
+            h, w = regions.labels.shape
+            at = seen.changes.at
+            label = regions.labels[np.minimum(at // width // span, h - 1), np.minimum(at % width // span, w - 1)]
+            mine = (label > 0) & ~np.isin(label, list(dirty))
+            changes.append(_Changes(*(field[mine] for field in seen.changes)))
+        # (In no particular order: what reads them counts and takes medians.)
+        changes = [c for c in changes if len(c.at)]
+        self._changes = _Changes(*(np.concatenate(field) for field in zip(*changes))) if changes else None
+        return rect, fg, parts
+
+    @classmethod
+    def _kept(cls, regions: _Regions, dirty: set[int], items: Iterable[tuple[Any, Any]], where: Callable[[Any], Any]
+              ) -> list[tuple[Any, Any]]:
+        """Of ``items`` (with where their outlines start) found in the last frame analysed, those
+        lying (``where``: at which view pixel) in a region of this frame that did not change since."""
+        out = []
+        for start, item in items:
+            label = cls._label_at(regions, *where(item))
+            if label and label not in dirty:
+                out.append((start, item))
+        return out
+
+    def _occlusion_px(self, occlusion: Occlusion) -> tuple[float, float]:
+        """The middle of an occlusion's box in view pixels."""
+        px = self.rectifier.to_px([[occlusion.x_mm + occlusion.width_mm / 2, occlusion.y_mm + occlusion.height_mm / 2]])
+        return float(px[0, 0]), float(px[0, 1])
 
     def _relight(self, rect: np.ndarray) -> bool:
         """Re-light the empty mat when what differs from it in ``rect`` (a rectified view) is mostly
@@ -388,36 +634,42 @@ class FrameAnalyser:
 
     def _rectify_changed(self, frame: np.ndarray) -> np.ndarray:
         """The rectified view, resampled only around what differs from the empty mat; elsewhere the
-        empty mat itself.
-
-        Every pixel the foreground can keep lies in a 3x3 block of pixels that differ from the empty
-        mat by more than ``diff_threshold`` (its opening removes the rest), and every such block holds
-        one pixel of a sparse grid of stride 3. Rectifying that grid alone (a ninth of the cost), then
-        the view around each grid pixel that differs, gives the foreground the same pixels as
-        rectifying the whole view (the dice finder's wider crops are rectified in :meth:`_find_in`)."""
-        sub = self._sparse.rectify(frame)
-        b, g, r = cv2.split(cv2.absdiff(sub, self._bg_sparse))
-        changed = cv2.compare(cv2.max(cv2.max(b, g), r), self.diff_threshold, cv2.CMP_GT)
-        self._wide_change = cv2.countNonZero(changed) > 0.25 * changed.size
-        if self._wide_change:
+        empty mat itself: the same pixels where the foreground can keep any as rectifying the whole
+        view (see :meth:`_regions`; the dice finder's wider crops are rectified in :meth:`_find_in`)."""
+        regions = self._regions(self._sparse.rectify(frame), grouped=False)
+        if regions is None:
             return self.rectifier.rectify(frame)          # the light changed, or the camera moved
-        # Which tiles of the view lie near a change; each run of such tiles along a row of tiles is
-        # rectified at once.
-        grown = cv2.dilate(changed, self._grow_kernel)
-        T = _TILE
-        h, w = grown.shape
-        th, tw = -(-h // T), -(-w // T)
-        tiles = cv2.copyMakeBorder(grown, 0, th * T - h, 0, tw * T - w, cv2.BORDER_CONSTANT, value=0)
-        busy = np.zeros((th, tw + 2), np.int8)
-        busy[:, 1:-1] = cv2.resize(tiles, (tw, th), interpolation=cv2.INTER_AREA) > 0
-        edges = np.diff(busy, axis=1)
         rect = self.background.copy()
-        S, H, W = _SPARSE_STRIDE, rect.shape[0], rect.shape[1]
-        starts, ends = np.nonzero(edges == 1), np.nonzero(edges == -1)
-        for row, col, end in zip(starts[0].tolist(), starts[1].tolist(), ends[1].tolist()):
-            self.rectifier.rectify_into(frame, rect, (col * T * S, row * T * S, min(W, end * T * S),
-                                                      min(H, (row + 1) * T * S)))
+        self._rectify_tiles(frame, rect, regions.busy)
         return rect
+
+    def _rectify_tiles(self, frame: np.ndarray, rect: np.ndarray, busy: np.ndarray) -> None:
+        """Rectify the ``busy`` tiles of the view into ``rect``.
+
+        Each run of such tiles along a row of tiles is rectified at once, and a run spanning the same
+        tiles in consecutive rows with them (a die covers a few rows of tiles alike): fewer, larger
+        calls, the same pixels."""
+        padded = np.zeros((busy.shape[0], busy.shape[1] + 2), np.int8)
+        padded[:, 1:-1] = busy > 0
+        edges = np.diff(padded, axis=1)
+        starts, ends = np.nonzero(edges == 1), np.nonzero(edges == -1)
+        span = _TILE * _SPARSE_STRIDE
+        H, W = rect.shape[:2]
+        runs: dict[tuple[int, int], tuple[int, int]] = {}     # (first tile, end tile) -> (first, last row)
+
+        def rectify(col: int, end: int, top: int, bottom: int) -> None:
+            self.rectifier.rectify_into(frame, rect, (col * span, top * span, min(W, end * span),
+                                                      min(H, (bottom + 1) * span)))
+
+        for row, col, end in zip(starts[0].tolist(), starts[1].tolist(), ends[1].tolist()):
+            first = runs.get((col, end))
+            if first is None or first[1] != row - 1:
+                if first is not None:
+                    rectify(col, end, *first)
+                first = (row, row)
+            runs[(col, end)] = (first[0], row)
+        for (col, end), (top, bottom) in runs.items():
+            rectify(col, end, top, bottom)
 
     def _fallen_temples(self, found: list[FoundDie]) -> list[FoundDie]:
         """A stack assumed still standing although the die there moved is taken as fallen when a die
@@ -432,7 +684,7 @@ class FrameAnalyser:
                     and self._cached_reading(np.array([o.x_mm, o.y_mm]), o.angle_deg, o.level) is None
                     for o in found)
                 if appeared:
-                    d = dataclasses.replace(d, level=1)
+                    d = replaced(d, level=1)
             out.append(d)
         return out
 
@@ -453,21 +705,33 @@ class FrameAnalyser:
         self._detections.extend(out)
         return out
 
-    def _finish(self, frame: np.ndarray, rect: np.ndarray, die: FoundDie) -> FoundDie:
-        """Read the face (or reuse the reading of the same die, unmoved) and the body colour."""
-        face, colour = (None if die.face is _UNREAD else die.face), die.colour
-        if face is None:
-            cached = self._cached_reading(np.array([die.x_mm, die.y_mm]), die.angle_deg, die.level)
-            if cached is not None:
-                face, colour = cached[0], colour or cached[1]
-        if face is None or colour is None:
-            crop, source_px = self._face_crop(frame, np.array([die.x_mm, die.y_mm]), die.level * self.edge,
-                                              die.angle_deg)
+    def _finish(self, frame: np.ndarray, dice: list[FoundDie]) -> list[FoundDie]:
+        """Read the faces (or reuse the reading of the same die, unmoved) and the body colours."""
+        out: list[tuple[DieFace | None, str | None]] = []
+        crops: list[tuple[int, np.ndarray, int]] = []
+        for die in dice:
+            face, colour = (None if die.face is _UNREAD else die.face), die.colour
             if face is None:
-                face = self._read_crop(crop, source_px)
-            if colour is None:
-                colour = self._colour(crop)
-        return dataclasses.replace(die, face=face, colour=colour)
+                cached = self._cached_reading(np.array([die.x_mm, die.y_mm]), die.angle_deg, die.level)
+                if cached is not None:
+                    face, colour = cached[0], colour or cached[1]
+            if face is None or colour is None:
+                crop, source_px = self._face_crop(frame, np.array([die.x_mm, die.y_mm]), die.level * self.edge,
+                                                  die.angle_deg)
+                if face is None:
+                    crops.append((len(out), crop, source_px))
+                if colour is None:
+                    colour = self._colour(crop)
+            out.append((face, colour))
+        if self.faces is not None and len(self.faces):
+            faces = [self._read_crop(crop, source_px) for _, crop, source_px in crops]
+        else:
+            from controller.vision.pips import read_faces
+
+            faces = read_faces([(crop, source_px) for _, crop, source_px in crops])
+        for (i, _, _), face in zip(crops, faces):
+            out[i] = (face, out[i][1])
+        return [replaced(die, face=face, colour=colour) for die, (face, colour) in zip(dice, out)]
 
     def _cached_reading(self, at: np.ndarray, angle: float, level: int) -> tuple[DieFace, str | None] | None:
         for x, y, a, lv, face, colour in self._readings:
@@ -1088,7 +1352,7 @@ class TableWatcher:
         t = time.time() if t is None else t
         self.analyser.stack_hints = self.stacks.hints(self.tracker.known)
         analysis = self.analyser.analyse(frame, incremental=self.incremental)
-        if still and not analysis.occlusions:
+        if still and not analysis.occlusions and not analysis.unchanged:
             analysis = self.analyser.follow_the_light(frame, analysis)
         self.last_analysis = analysis
         snap = build_snapshot(analysis, t, self.tracker, self.stacks, still=still and not analysis.occlusions)

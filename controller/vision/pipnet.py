@@ -35,6 +35,9 @@ WEIGHTS = Path(__file__).with_name("data") / "pipnet.npz"
 #: Convolution layers (3x3, padding 1, ReLU, 2x2 max-pool) then two dense layers.
 CONV_LAYERS = 3
 
+#: Inputs run through the network at once, at most (see PipNet.probabilities).
+BATCH = 32
+
 
 def features(crop_bgr: np.ndarray, face_side: float) -> np.ndarray:
     """The network's input for a square crop centred on a face turned to the crop's axes.
@@ -72,8 +75,14 @@ class PipNet:
 
     def probabilities(self, x: np.ndarray) -> np.ndarray:
         """Class probabilities for a batch (n x planes x side x side) or one input (planes x side x side):
-        two planes of SIDE for the pip reading check, the face reader's own for its weights."""
+        two planes of SIDE for the pip reading check, the face reader's own for its weights.
+
+        A large batch is taken :data:`BATCH` inputs at a time: the first layer's gathered
+        neighbourhoods are a few hundred kilobytes an input (the face reader sees each die eight ways),
+        and a photo of thirty dice would otherwise hold a hundred megabytes of them at once."""
         single = x.ndim == 3
+        if not single and len(x) > BATCH:
+            return np.concatenate([self.probabilities(x[i:i + BATCH]) for i in range(0, len(x), BATCH)])
         h = np.ascontiguousarray((x[None] if single else x).transpose(0, 2, 3, 1), dtype=np.float32)
         p = self.params
         for i in range(CONV_LAYERS):

@@ -18,6 +18,7 @@ World frame: the mat's mm frame (x right, y down) with z into the table, so heig
 
 from __future__ import annotations
 
+import collections
 import dataclasses
 import math
 
@@ -274,6 +275,17 @@ def _side_faces(die: Die) -> tuple[int | str, ...]:
 
 _TEXTURES: dict[tuple[object, ...], np.ndarray] = {}
 
+#: The mat and table as each recent camera sees them (the warped texture), most recent last.
+_VIEWS: collections.OrderedDict[tuple[object, ...], np.ndarray] = collections.OrderedDict()
+_MAX_VIEWS = 4
+
+#: A texture (tens of megabytes: the mat and a wide band of table at several pixels per mm) is let go
+#: once this many frames in a row were drawn from kept views: a fixed camera, as in the demos, needs
+#: only its own view (a few megabytes), while tests and benchmarks that move the camera between
+#: frames keep it.
+_TEXTURE_IDLE_FRAMES = 16
+_texture_idle = 0
+
 
 def _table_texture(layout: MatLayout | None, plain: tuple[float, float], plain_bgr: tuple[int, int, int],
                    px_per_mm: float, margin_mm: float) -> np.ndarray:
@@ -283,6 +295,30 @@ def _table_texture(layout: MatLayout | None, plain: tuple[float, float], plain_b
             _TEXTURES.clear()
         _TEXTURES[key] = _draw_table(layout, plain, plain_bgr, px_per_mm, margin_mm)
     return _TEXTURES[key]
+
+
+def _table_view(layout: MatLayout | None, plain: tuple[float, float], plain_bgr: tuple[int, int, int],
+                px_per_mm: float, margin_mm: float, homography: np.ndarray, size: tuple[int, int]) -> np.ndarray:
+    """The table texture warped by ``homography`` to an image of ``size``: a new array each call
+    (the caller draws on it), copied from the views kept for recent cameras."""
+    global _texture_idle
+    key = (id(layout), layout.name if layout else None, plain, plain_bgr, px_per_mm, margin_mm,
+           homography.tobytes(), size)
+    view = _VIEWS.get(key)
+    if view is not None:
+        _VIEWS.move_to_end(key)
+        _texture_idle += 1
+        if _texture_idle >= _TEXTURE_IDLE_FRAMES:
+            _TEXTURES.clear()
+        return view.copy()
+    _texture_idle = 0
+    tex = _table_texture(layout, plain, plain_bgr, px_per_mm, margin_mm)
+    view = cv2.warpPerspective(tex, homography, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT,
+                               borderValue=TABLE_BGR)
+    _VIEWS[key] = view
+    while len(_VIEWS) > _MAX_VIEWS:
+        _VIEWS.popitem(last=False)
+    return view.copy()
 
 
 def _draw_table(layout: MatLayout | None, plain: tuple[float, float], plain_bgr: tuple[int, int, int],
@@ -300,11 +336,17 @@ def _draw_table(layout: MatLayout | None, plain: tuple[float, float], plain_bgr:
     rng = np.random.default_rng(1)
     grain = cv2.resize(rng.normal(0, 6, (img.shape[0] // 8 + 1, 8)).astype(np.float32), (img.shape[1], img.shape[0]))
     m = int(round(margin_mm * px_per_mm))
-    mask = np.ones(img.shape[:2], bool)
-    mask[m:img.shape[0] - m, m:img.shape[1] - m] = False
-    out = img.astype(np.float32)
-    out[mask] += grain[mask][:, None]
-    return np.clip(out, 0, 255).astype(np.uint8)
+    H, W = img.shape[:2]
+    # The table around the mat, a band of rows at a time: the texture is tens of megabytes, and a
+    # float copy of the whole of it would be four times that.
+    bands = [(y, min(y + 64, m), 0, W) for y in range(0, m, 64)]
+    bands += [(y, min(y + 64, H - m), x0, x1) for y in range(m, H - m, 64) for x0, x1 in ((0, m), (W - m, W))]
+    bands += [(y, min(y + 64, H), 0, W) for y in range(H - m, H, 64)]
+    for y0, y1, x0, x1 in bands:
+        part = img[y0:y1, x0:x1].astype(np.float32)
+        part += grain[y0:y1, x0:x1, None]
+        img[y0:y1, x0:x1] = np.clip(part, 0, 255).astype(np.uint8)
+    return img
 
 
 def _cube_faces(die: Die, edge: float) -> list[tuple[np.ndarray, np.ndarray, int | str | None, bool]]:
@@ -388,13 +430,11 @@ def render(scene: Scene) -> Rendered:
     native = cam.K[0, 0] / scene.camera.height_mm
     tex_scale = float(min(4.0, max(2.0, round(native * 1.5))))  # whole px per mm keep markers on the pixel grid
     margin = 250.0
-    tex = _table_texture(layout, (mat_w, mat_h), scene.plain_bgr, tex_scale, margin)
     # Texture pixel i covers mat [i/s, (i+1)/s) mm: its centre is at (i + 0.5)/s.
     T = np.array([[1 / tex_scale, 0, 0.5 / tex_scale - margin], [0, 1 / tex_scale, 0.5 / tex_scale - margin],
                   [0, 0, 1]])
     Hm = cam.plane_homography(0.0) @ T
-    img = cv2.warpPerspective(tex, Hm, (W, H), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT,
-                              borderValue=TABLE_BGR)
+    img = _table_view(layout, (mat_w, mat_h), scene.plain_bgr, tex_scale, margin, Hm, (W, H))
 
     L = np.asarray(scene.lighting.light_dir, np.float64)
     L = L / np.linalg.norm(L)
@@ -417,10 +457,11 @@ def render(scene: Scene) -> Rendered:
                 px = cam.project(np.column_stack([p, np.zeros(len(p))]))
                 cv2.fillPoly(shadow, [np.round(px * 16).astype(np.int32)], 1.0, cv2.LINE_AA, shift=4)
         k = int(max(3, native * 6)) | 1
-        shadow = cv2.GaussianBlur(shadow, (k, k), 0)
-        t = scene.lighting.shadow_tint
-        img = (img * (1 - scene.lighting.shadow * shadow[..., None] * np.array([1 - t, 1.0, 1 + t], np.float32))
-               ).astype(np.uint8)
+        cv2.GaussianBlur(shadow, (k, k), 0, dst=shadow)
+        tint = np.array([1 - scene.lighting.shadow_tint, 1.0, 1 + scene.lighting.shadow_tint], np.float32)
+        for y in range(0, H, _BAND):
+            rows = slice(y, y + _BAND)
+            img[rows] = (img[rows] * (1 - scene.lighting.shadow * shadow[rows, :, None] * tint)).astype(np.uint8)
 
     # Dice faces, far to near.
     faces_to_draw = []
@@ -465,27 +506,53 @@ def render(scene: Scene) -> Rendered:
 
     # Light and sensor.
     lt = scene.lighting
-    out = img.astype(np.float32) * lt.brightness
-    if lt.gradient > 0:
-        g = math.radians(lt.gradient_angle_deg)
-        yy, xx = np.mgrid[0:H, 0:W].astype(np.float32)
-        ramp = ((xx / W - 0.5) * math.cos(g) + (yy / H - 0.5) * math.sin(g))
-        out *= (1.0 - lt.gradient * (ramp + 0.5) * 0.6)[..., None]
+    glares = []
     for _ in range(lt.glare):
         gx, gy = rng.uniform(0.1, 0.9) * W, rng.uniform(0.1, 0.9) * H
         if truth and rng.random() < 0.7:
             t = truth[int(rng.integers(len(truth)))]
             gx, gy = t.top_center_px[0] + rng.normal(0, 4), t.top_center_px[1] + rng.normal(0, 4)
-        r = native * default_edge * rng.uniform(0.12, 0.25)
-        yy, xx = np.ogrid[0:H, 0:W]
-        spot = np.exp(-((xx - gx) ** 2 + (yy - gy) ** 2) / (2 * r * r)).astype(np.float32)
-        out += (spot * 120)[..., None]
-    if lt.blur_sigma > 0:
-        out = cv2.GaussianBlur(out, (0, 0), lt.blur_sigma)
-    if lt.noise_sigma > 0:
-        out += rng.normal(0, lt.noise_sigma, out.shape).astype(np.float32)
-    image = np.clip(out, 0, 255).astype(np.uint8)
+        glares.append((gx, gy, native * default_edge * rng.uniform(0.12, 0.25)))
+    image = _expose(img, lt, glares, rng)
     return Rendered(image, cam, tuple(truth), tuple(boxes), scene)
+
+
+#: Rows of a frame lit and exposed at a time (see _expose).
+_BAND = 90
+
+
+def _expose(img: np.ndarray, lt: Lighting, glares: list[tuple[float, float, float]],
+            rng: np.random.Generator) -> np.ndarray:
+    """The frame ``img`` as the sensor records it under ``lt``: brightness, gradient, glare spots
+    (x, y, radius in px), lens blur and sensor noise drawn from ``rng``.
+
+    Done a band of rows at a time, each with enough rows around it for the blur, with the same
+    pixels and the same noise as over the whole frame at once: a 1280x720 frame is 11 MB as floats,
+    and each step of the whole frame would make one more such copy."""
+    H, W = img.shape[:2]
+    margin = int(math.ceil(4 * lt.blur_sigma)) + 2 if lt.blur_sigma > 0 else 0
+    cos_g, sin_g = math.cos(math.radians(lt.gradient_angle_deg)), math.sin(math.radians(lt.gradient_angle_deg))
+    image = np.empty_like(img)
+    for y0 in range(0, H, _BAND):
+        y1 = min(H, y0 + _BAND)
+        a, b = max(0, y0 - margin), min(H, y1 + margin)
+        out = img[a:b].astype(np.float32)
+        out *= lt.brightness
+        if lt.gradient > 0:
+            xx, yy = np.arange(W, dtype=np.float32)[None], np.arange(a, b, dtype=np.float32)[:, None]
+            ramp = ((xx / W - 0.5) * cos_g + (yy / H - 0.5) * sin_g)
+            out *= (1.0 - lt.gradient * (ramp + 0.5) * 0.6)[..., None]
+        for gx, gy, r in glares:
+            yy, xx = np.ogrid[a:b, 0:W]
+            spot = np.exp(-((xx - gx) ** 2 + (yy - gy) ** 2) / (2 * r * r)).astype(np.float32)
+            out += (spot * 120)[..., None]
+        if lt.blur_sigma > 0:
+            cv2.GaussianBlur(out, (0, 0), lt.blur_sigma, dst=out)   # a cut edge's rows are dropped below
+        out = out[y0 - a:y1 - a]
+        if lt.noise_sigma > 0:
+            out += rng.normal(0, lt.noise_sigma, out.shape).astype(np.float32)
+        image[y0:y1] = np.clip(out, 0, 255, out=out)
+    return image
 
 
 def visible_tops(truth: list[DieTruth]) -> list[DieTruth]:

@@ -11,6 +11,16 @@ import json
 from typing import Any
 
 
+def replaced(obj: Any, **changes: Any) -> Any:
+    """``dataclasses.replace(obj, **changes)`` for the plain dataclasses of the camera's results
+    (no ``__post_init__``, no slots), at a tenth of its cost: a snapshot of forty dice makes a
+    hundred such copies."""
+    new = object.__new__(type(obj))
+    new.__dict__.update(obj.__dict__)
+    new.__dict__.update(changes)
+    return new
+
+
 @dataclasses.dataclass(frozen=True)
 class DieFace:
     """A top face as read: ``pips`` (1..6) for pip dice, or ``symbol`` (a face-library name) for

@@ -12,7 +12,7 @@ import dataclasses
 import math
 from typing import Any
 
-from controller.vision.snapshot import DieFace, DieObservation, Stack
+from controller.vision.snapshot import DieFace, DieObservation, Stack, replaced
 
 
 @dataclasses.dataclass
@@ -115,5 +115,5 @@ class StackTracker:
                                 scattered_to=tuple(went)))
         self.standing = now
         sid_of = {did: st.stack_id for st in now.values() for did in (st.bottom, st.top)}
-        dice = [dataclasses.replace(d, stack_id=sid_of.get(d.die_id)) for d in dice]
+        dice = [replaced(d, stack_id=sid_of.get(d.die_id)) for d in dice]
         return stacks, dice

@@ -14,7 +14,7 @@ import math
 
 import numpy as np
 
-from controller.vision.snapshot import DieObservation
+from controller.vision.snapshot import DieObservation, replaced
 
 _BIG = 1e9
 
@@ -106,7 +106,7 @@ class DiceTracker:
         next_id = self._next_id
         for i, j in pairs:
             p, o = prev[j], observed[i]
-            out[i] = dataclasses.replace(o, die_id=p.die_id)
+            out[i] = replaced(o, die_id=p.die_id)
             used.add(p.die_id)
             turn = abs((o.angle_deg - p.angle_deg + 45.0) % 90.0 - 45.0)
             if (math.hypot(o.x_mm - p.x_mm, o.y_mm - p.y_mm) > self.move_tol_mm or o.level != p.level
@@ -114,7 +114,7 @@ class DiceTracker:
                 moved.add(p.die_id)
         for i, o in enumerate(observed):
             if out[i] is None:
-                out[i] = dataclasses.replace(o, die_id=next_id)
+                out[i] = replaced(o, die_id=next_id)
                 moved.add(next_id)
                 next_id += 1
         moved |= set(self.known) - used

@@ -27,23 +27,22 @@ except ImportError:
         """``a - b`` in milliseconds (CPython clocks do not wrap)."""
         return a - b
 
+# No import of storage: on the board storage.py is in memory only at start-up and while a
+# calibration is stored (app.ProfileFile); its ProfileError is told by the ACK status it carries.
 try:
     from . import framing, protocol
-    from .debounce import ButtonDebouncer, Debouncer
-    from .ladder import Ladder
-    from .storage import ProfileError
 except (ImportError, ValueError):
     import framing
     import protocol
-    from debounce import ButtonDebouncer, Debouncer
-    from ladder import Ladder
-    from storage import ProfileError
 
 #: Version of this firmware, reported in HELLO and by ``bitbox firmware list``.
 FIRMWARE_VERSION = "1.0.0"
 
 #: ``reply_to`` of a HELLO the board sends on its own at start.
 UNSOLICITED = 0xFFFF
+
+TURNING = protocol.TURNING
+BETWEEN = protocol.BETWEEN
 
 
 class Controller:
@@ -52,11 +51,22 @@ class Controller:
     ``adcs``: three objects with ``read_u16()`` (direction, number, symbol, as config.json
     lists them); ``button``: an object with ``value()``; ``led``: an object with ``value(v)``;
     ``write``: a function taking the bytes to send to the host; ``config``: the parsed
-    config.json; ``storage``: a :class:`storage.Storage` (or ``None`` for nominal ladders and
-    no profile writes); ``uid``: the board's unique id bytes.
+    config.json (read here, not kept); ``storage``: the calibration profile's keeper, with the
+    ``load_profile`` and ``save_profile`` of :class:`storage.Storage` (a Storage, or on the board
+    :class:`app.ProfileFile`), or ``None`` for nominal ladders and no profile writes; ``uid``: the
+    board's unique id bytes.
+
+    From config.json (:func:`startup.configure`, start-up code the board does not keep):
+    :attr:`wheels`, :attr:`wheel_names`, the timings (:attr:`scan_period_ms`, :attr:`average`,
+    :attr:`heartbeat_ms`, :attr:`blink_ms`, :attr:`between_ms`), the pins' levels
+    (:attr:`button_active`, :attr:`led_on_level`), :attr:`ladders` and :attr:`profile_status`, and
+    the debouncers (:attr:`wheel_debouncers`, :attr:`button_debouncer`).
 
     After :meth:`step` or :meth:`feed`, :attr:`action` may hold ``"stop"`` (leave for the REPL)
     or ``"bootloader"``: the caller does it once the acknowledgement has gone out.
+
+    ``write`` receives the bytes of one frame and must be done with them when it returns: STATE
+    frames are packed in one buffer that the next STATE overwrites.
     """
 
     def __init__(self, adcs, button, led, write, config, storage=None, uid=b""):
@@ -64,25 +74,10 @@ class Controller:
         self.button = button
         self.led = led
         self.write = write
-        self.config = config
         self.storage = storage
         self.uid = uid
-        self.wheel_names = [w["name"] for w in config["wheels"]]
-        self.scan_period_ms = max(1, 1000 // int(config["scan_hz"]))
-        self.average = int(config["average"])
-        self.heartbeat_ms = int(config["heartbeat_ms"])
-        self.blink_ms = int(config["blink_ms"])
-        self.between_ms = int(config["between_ms"])
-        self.button_active = 0 if config["button"].get("active_low", True) else 1
-        self.led_on_level = 1 if config["led"].get("active_high", True) else 0
-        if storage is not None:
-            ladders, self.profile_status = storage.load_profile(config)
-        else:
-            ladders = dict((w["name"], Ladder.from_list(config["ladders"][w["name"]])) for w in config["wheels"])
-            self.profile_status = protocol.PROFILE_DEFAULT
-        self.ladders = [ladders[name] for name in self.wheel_names]
-        self.wheel_debouncers = [Debouncer(int(config["wheel_settle_ms"])) for _ in self.wheel_names]
-        self.button_debouncer = ButtonDebouncer(int(config["button_press_ms"]), int(config["button_release_ms"]))
+        # Reading config.json is start-up code, in a module the board drops before its loop.
+        _startup().configure(self, config)
         self.decoder = framing.FrameDecoder()
         self.seq = 0
         self.led_mode = protocol.LED_OFF
@@ -92,10 +87,13 @@ class Controller:
         self.raw = [0] * len(self.wheel_names)
         self.raw_button = 0
         self._between_since = [None] * len(self.wheel_names)
-        self._sent_state = None
+        self._sent = [-1, -1, -1, -1, -1]  # what the last STATE said (state_tuple's order); none yet
         self._sent_at = 0
         self._next_scan = None
         self._started = False
+        # The STATE message and its frame, packed in place: no allocation in the scan loop.
+        self._state = bytearray(protocol.STATE_SIZE)
+        self._frame = bytearray(protocol.STATE_SIZE + 4)
         self.action = None
         # Counters, for tests and diagnostics.
         self.scans = 0
@@ -107,7 +105,10 @@ class Controller:
     # ---- time ----------------------------------------------------------------------------
 
     def step(self, now_ms):
-        """Do whatever is due at ``now_ms``: the first HELLO, a scan, the LED, a STATE message."""
+        """Do whatever is due at ``now_ms``: the first HELLO, a scan, the LED, a STATE message.
+
+        Allocates nothing unless a message other than STATE goes out (the HELLO at start).
+        """
         if not self._started:
             self._started = True
             self._next_scan = now_ms
@@ -115,45 +116,69 @@ class Controller:
             self._send_hello(UNSOLICITED)
         if ticks_diff(now_ms, self._next_scan) >= 0:
             self.scan(now_ms)
-            # A late step scans once and starts a new period: no burst of catch-up scans.
-            self._next_scan = ticks_add(now_ms, self.scan_period_ms)
+            # Scans keep to their schedule: one that came up to a period late is made up at the
+            # next step (the loop's waits end a little late), one later than that is dropped and
+            # a new period starts: no burst of catch-up scans after a stall.
+            period = self.scan_period_ms
+            nxt = ticks_add(self._next_scan, period)
+            if ticks_diff(now_ms, nxt) >= period:
+                nxt = ticks_add(now_ms, period)
+            self._next_scan = nxt
         self._drive_led(now_ms)
-        state = self.state_tuple()
-        if state != self._sent_state:
+        if self._state_changed():
             self._send_state(now_ms, True)
         elif ticks_diff(now_ms, self._sent_at) >= self.heartbeat_ms:
             self._send_state(now_ms, False)
 
+    def due_in(self, now_ms):
+        """Milliseconds from ``now_ms`` until the next scan is due (0: it is due now)."""
+        wait = ticks_diff(self._next_scan, now_ms) if self._started else 0
+        return wait if wait > 0 else 0
+
     def scan(self, now_ms):
         """Read every wheel and the button once and update the debounced positions."""
         self.scans += 1
-        for i in range(len(self.adcs)):
-            adc = self.adcs[i]
+        average = self.average
+        between_ms = self.between_ms
+        adcs = self.adcs
+        ladders = self.ladders
+        debouncers = self.wheel_debouncers
+        positions = self.positions
+        raw_values = self.raw
+        between_since = self._between_since
+        for i in range(len(positions)):
+            adc = adcs[i]
             total = 0
-            for _ in range(self.average):
+            for _ in range(average):
                 total += adc.read_u16()
-            raw = total // self.average
-            self.raw[i] = raw
-            pos = self.ladders[i].classify(raw)
-            stable = self.wheel_debouncers[i].update(pos, now_ms)
-            if pos < 0:
-                if self._between_since[i] is None:
-                    self._between_since[i] = now_ms
-            else:
-                self._between_since[i] = None
+            raw = total // average
+            raw_values[i] = raw
+            pos = ladders[i].classify(raw)
+            stable = debouncers[i].update(pos, now_ms)
+            if pos >= 0:
+                between_since[i] = None
+            elif between_since[i] is None:
+                between_since[i] = now_ms
             if stable >= 0:
-                self.positions[i] = stable
-            elif pos < 0 and ticks_diff(now_ms, self._between_since[i]) >= self.between_ms:
-                self.positions[i] = protocol.BETWEEN
+                positions[i] = stable
+            elif pos < 0 and ticks_diff(now_ms, between_since[i]) >= between_ms:
+                positions[i] = BETWEEN
             else:
-                self.positions[i] = protocol.TURNING
-        level = self.button.value()
-        self.raw_button = 1 if level == self.button_active else 0
-        self.pressed = self.button_debouncer.update(self.raw_button, now_ms)
+                positions[i] = TURNING
+        raw_button = 1 if self.button.value() == self.button_active else 0
+        self.raw_button = raw_button
+        self.pressed = self.button_debouncer.update(raw_button, now_ms)
 
     def state_tuple(self):
         """What a STATE message carries, apart from flags and counters."""
         return (self.positions[0], self.positions[1], self.positions[2], self.pressed, self.led_mode)
+
+    def _state_changed(self):
+        """Whether the state differs from what the last STATE message said (compared in place)."""
+        sent = self._sent
+        positions = self.positions
+        return (positions[0] != sent[0] or positions[1] != sent[1] or positions[2] != sent[2]
+                or self.pressed != sent[3] or self.led_mode != sent[4])
 
     def _drive_led(self, now_ms):
         mode = self.led_mode
@@ -224,9 +249,12 @@ class Controller:
             self._ack(msg.seq, msg.kind, protocol.STORAGE_FAILED, "this board has no storage")
             return
         try:
-            ladders = self.storage.save_profile(msg.profile, msg.checksum, self.config["wheels"])
-        except ProfileError as exc:
-            self._ack(msg.seq, msg.kind, exc.status, _ascii(str(exc)))
+            ladders = self.storage.save_profile(msg.profile, msg.checksum, self.wheels)
+        except ValueError as exc:
+            status = getattr(exc, "status", None)  # a storage.ProfileError says how to answer
+            if status is None:
+                raise
+            self._ack(msg.seq, msg.kind, status, _ascii(str(exc)))
             return
         self.ladders = [ladders[name] for name in self.wheel_names]
         for deb in self.wheel_debouncers:
@@ -250,18 +278,36 @@ class Controller:
                    version=FIRMWARE_VERSION)
 
     def _send_state(self, now_ms, change):
-        state = self.state_tuple()
         flags = protocol.FLAG_CHANGE if change else 0
         if self.profile_status == protocol.PROFILE_DEFAULT:
             flags |= protocol.FLAG_PROFILE_DEFAULT
         elif self.profile_status == protocol.PROFILE_CORRUPT:
             flags |= protocol.FLAG_PROFILE_CORRUPT
-        self._sent_state = state
         self._sent_at = now_ms
         if change:
             self.changes_sent += 1
-        self._send(protocol.STATE, direction=state[0], number=state[1], symbol=state[2], button=state[3],
-                   led=state[4], flags=flags, rx_errors=self.rx_errors & 0xFFFF)
+        positions = self.positions
+        sent = self._sent
+        sent[0] = positions[0]
+        sent[1] = positions[1]
+        sent[2] = positions[2]
+        sent[3] = self.pressed
+        sent[4] = self.led_mode
+        protocol.pack_state(self._state, self.seq, sent[0], sent[1], sent[2], sent[3], sent[4], flags,
+                            self.rx_errors & 0xFFFF)
+        self.seq = (self.seq + 1) & 0xFFFF
+        self.messages_sent += 1
+        framing.encode_frame_into(self._state, self._frame)  # always fills the buffer: 16 bytes
+        self.write(self._frame)
+
+
+def _startup():
+    """startup.py, imported for the moment a controller is built."""
+    try:
+        from . import startup
+    except (ImportError, ValueError):
+        import startup
+    return startup
 
 
 def _ascii(text):

@@ -115,6 +115,9 @@ ALLOWED = {
 
 _SIZES = {"B": 1, "H": 2, "I": 4}
 
+#: Length of a STATE payload (header and body): the board packs it with :func:`pack_state`.
+STATE_SIZE = HEADER_SIZE + 8
+
 
 class ProtocolError(FrameError):
     """A frame whose payload is not a valid message; ``KIND`` names the fault for counters."""
@@ -215,6 +218,26 @@ def encode(kind, seq, **fields):
         extra = [k for k in fields if k not in [f[0] for f in layout]]
         raise ValueError("%s has no field(s) %s" % (NAMES[kind], ", ".join(extra)))
     return bytes(out)
+
+
+def pack_state(out, seq, direction, number, symbol, button, led, flags, rx_errors):
+    """Write a STATE payload into ``out`` (a bytearray of :data:`STATE_SIZE` bytes) in place.
+
+    The same bytes as ``encode(STATE, seq, ...)`` without allocating anything: the board sends
+    STATE on every change and ten times a second. The values must be in range (the board's own).
+    """
+    out[0] = VERSION
+    out[1] = STATE
+    out[2] = (seq >> 8) & 0xFF
+    out[3] = seq & 0xFF
+    out[4] = direction
+    out[5] = number
+    out[6] = symbol
+    out[7] = button
+    out[8] = led
+    out[9] = flags
+    out[10] = (rx_errors >> 8) & 0xFF
+    out[11] = rx_errors & 0xFF
 
 
 def peek(payload):

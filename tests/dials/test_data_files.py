@@ -13,7 +13,8 @@ from controller.dials.ladders import DEFAULT_DESIGN, WHEEL_ORDER, DataFileError,
 from controller.dials.pinmap import DIRECT_PINMAP, USB_PINMAP, load_direct_pinmap, load_usb_pinmap
 from controller.dials.profile import DialProfile, default_profile_path, load_profile, save_profile
 from controller.dials.state import DIRECTIONS, SYMBOLS, WHEEL_POSITIONS
-from firmware.board.ladder import Ladder, nominal_centres
+from firmware.board.ladder import Ladder
+from firmware.ladder_maths import nominal_centres
 
 
 # ---- ladders.toml ------------------------------------------------------------------------------

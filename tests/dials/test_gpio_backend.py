@@ -15,7 +15,7 @@ from controller.dials.pinmap import load_direct_pinmap
 from controller.dials.profile import DialProfile
 from controller.dials.sim_backend import ManualClock
 from controller.dials.state import EventKind, LedMode
-from firmware.board.ladder import compute_ladder
+from firmware.ladder_maths import compute_ladder
 
 
 def run(backend, clock, seconds, step=0.004):

@@ -11,14 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from controller.dials.ladders import load_design
-from firmware.board.ladder import (
-    RP2040_DNL_U16,
-    Ladder,
-    LadderError,
-    compute_ladder,
-    nominal_centres,
-    nominal_ladder,
-)
+from firmware.board.ladder import Ladder, LadderError
+from firmware.ladder_maths import RP2040_DNL_U16, compute_ladder, nominal_centres, nominal_ladder
 
 BOARD = Path(__file__).resolve().parents[2] / "firmware" / "board"
 

@@ -331,3 +331,86 @@ def test_close_is_quick_and_idempotent(boards: list[PtyBoard]) -> None:
     backend.close()
     assert time.monotonic() - start < 3.0
     assert backend.closed
+
+
+def test_every_greeted_board_is_read_by_one_thread(tmp_path) -> None:
+    import threading
+
+    made = [PtyBoard(uid=bytes([0xE6, 0x61, 0x10 + i, 4, 3, 0x12, 0x34, 0x56]), storage_dir=tmp_path / f"m{i}", seed=i)
+            for i in range(4)]
+    try:
+        with backend_for(Usb(*made)) as backend:
+            ids = [b.world.uid.hex() for b in made]
+            for cid in ids:
+                wait_state(backend, cid, number=0)
+            deadline = time.monotonic() + 2.0
+            while any(t.name.startswith("serial-/") for t in threading.enumerate()) and time.monotonic() < deadline:
+                time.sleep(0.01)
+            names = [t.name for t in threading.enumerate() if t.name.startswith("serial-")]
+            assert sorted(names) == ["serial-reader", "serial-supervisor"]
+            # Turned at the same moment, each board's own position reaches the host.
+            for i, board in enumerate(made):
+                board.turn("number", 2 + i)
+            for i, cid in enumerate(ids):
+                wait_state(backend, cid, number=2 + i)
+            assert all(e.state.number in (None, 0, 2 + ids.index(e.controller_id))
+                       for e in backend.events() if e.kind == EventKind.WHEEL)
+    finally:
+        for board in made:
+            board.close()
+
+
+class NoDescriptor:
+    """A pyserial port that offers no file descriptor (as a ``loop://`` or ``socket://`` URL)."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        import serial
+
+        self._port = serial.Serial(*args, **kwargs)
+
+    def fileno(self) -> int:
+        raise AttributeError("no file descriptor")
+
+    def __getattr__(self, name: str):
+        return getattr(self._port, name)
+
+
+def test_a_port_without_a_file_descriptor_is_read_on_its_own_thread(boards: list[PtyBoard]) -> None:
+    import threading
+
+    a = boards[0]
+    cid = a.world.uid.hex()
+    with backend_for(Usb(a), serial_factory=NoDescriptor) as backend:
+        wait_state(backend, cid, number=0)
+        assert any(t.name == f"serial-{a.port}" for t in threading.enumerate())
+        a.turn("number", 6)
+        wait_state(backend, cid, number=6)
+        a.unplug()
+        gone = wait_for(backend, lambda e: e.kind == EventKind.DISCONNECTED)
+        assert gone.controller_id == cid and "unplugged" in gone.detail
+
+
+def test_a_board_unplugged_while_others_turn_leaves_them_undisturbed(tmp_path) -> None:
+    made = [PtyBoard(uid=bytes([0xE6, 0x61, 0x20 + i, 4, 3, 0x12, 0x34, 0x56]), storage_dir=tmp_path / f"u{i}", seed=i)
+            for i in range(3)]
+    ids = [b.world.uid.hex() for b in made]
+    seen: list[ControllerEvent] = []
+    try:
+        with backend_for(Usb(*made)) as backend:
+            for cid in ids:
+                wait_state(backend, cid, number=0)
+            for round_ in range(1, 4):
+                made[0].unplug()
+                made[1].turn("number", round_)
+                made[2].turn("symbol", round_)
+                wait_for(backend, lambda e: e.kind == EventKind.DISCONNECTED and e.controller_id == ids[0], seen=seen)
+                wait_state(backend, ids[1], number=round_)
+                wait_state(backend, ids[2], symbol=round_)
+                made[0].plug()
+                wait_for(backend, lambda e: e.kind == EventKind.CONNECTED and e.controller_id == ids[0], seen=seen)
+            seen.extend(backend.events())
+            assert backend.counters(ids[0])["disconnects"] == 3
+    finally:
+        for board in made:
+            board.close()
+    assert not any(e.kind == EventKind.DISCONNECTED and e.controller_id != ids[0] for e in seen)

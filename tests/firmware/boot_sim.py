@@ -1,6 +1,6 @@
 """MicroPython's start-up on a Pico, modelled under CPython, to test main.py against a host that talks early.
 
-The board files run unchanged (compiled by CPython, run with stand-ins for ``machine``,
+The board files run unchanged (compiled by CPython, run with stand-ins for ``machine``, ``gc``,
 ``micropython``, ``time``, ``sys``, ``select`` and ``os``), on a virtual millisecond clock that
 only moves when the board waits, sleeps or compiles. What the model keeps of MicroPython
 (``ports/rp2/main.c``, ``shared/runtime/pyexec.c``, the USB CDC receive callback):
@@ -88,6 +88,11 @@ class _Stream:
     def read(self, n: int = 1) -> bytes:
         return self.board.read_port(n)
 
+    def readinto(self, buf: bytearray) -> int:
+        data = self.board.read_port(len(buf))
+        buf[:len(data)] = data
+        return len(data)
+
     def write(self, data: bytes | str) -> int:
         self.board.write(data.encode() if isinstance(data, str) else bytes(data))
         return len(data)
@@ -107,6 +112,9 @@ class _Poll:
             board.advance(max(1, timeout))
             board.check_interrupt()
         return [(self.obj, 1)] if board.stdin else []
+
+    def ipoll(self, timeout: int = -1) -> Any:
+        return iter(self.poll(timeout))
 
 
 class SimMachine(fake_machine.BoundMachine):
@@ -265,10 +273,13 @@ class SimBoard:
                 ticks_add=lambda a, b: (a + b) & (TICKS_PERIOD - 1), sleep_ms=sleep_ms,
                 sleep=lambda s: sleep_ms(int(s * 1000))),
             "sys": types.SimpleNamespace(stdin=_Stream(self, "stdin"), stdout=_Stream(self, "stdout"),
-                                         implementation=types.SimpleNamespace(name="micropython")),
+                                         implementation=types.SimpleNamespace(name="micropython"),
+                                         modules=self.modules),
+            "gc": types.SimpleNamespace(collect=lambda: None),
             "select": types.SimpleNamespace(poll=lambda: _Poll(self), POLLIN=1),
             "os": fs,
             "json": json,
+            "array": __import__("array"),
             "binascii": __import__("binascii"),
             "zlib": __import__("zlib"),
         }

@@ -6,10 +6,9 @@ for byte. Everything printed is integers, bytes in hex and strings, in a fixed o
 printed sorted: MicroPython's dicts do not keep insertion order). Inputs come from a small
 linear congruential generator, identical on both interpreters.
 
-One caveat on floats: the Pico's MicroPython computes in single precision, the WebAssembly port
-and CPython in double. Only ``ladder.nominal_centres`` divides in floating point, and it runs on
-the host alone (the board gets its ladders as integers in config.json); everything the board
-itself runs here is integer arithmetic.
+Everything here is integer arithmetic, as on the board (the Pico's MicroPython computes floats in
+single precision, the WebAssembly port and CPython in double): the board gets its ladders as
+integers, and working them out (``firmware/ladder_maths.py``) is the host's job alone.
 """
 
 import debounce
@@ -123,6 +122,18 @@ for kind, seq, fields in samples:
     payload = protocol.encode(kind, seq, **fields)
     show("encode", hx(framing.encode_frame(payload)[:40]), len(payload), "%04x" % framing.crc16(payload))
     show("decode", message_text(protocol.decode(payload)))
+state = bytearray(protocol.STATE_SIZE)
+state_frame = bytearray(protocol.STATE_SIZE + 4)
+for seq, values in ((0, (0, 0, 0, 0, 0, 0, 0)), (256, (7, 9, 3, 1, 2, 7, 65535)), (65535, (255, 254, 0, 0, 1, 2, 300))):
+    protocol.pack_state(state, seq, *values)
+    length = framing.encode_frame_into(state, state_frame)
+    show("state in place", hx(state_frame), length, bytes(state_frame[:length]) == framing.encode_frame(bytes(state)))
+for n in (1, 13, 251):
+    data = rng.data(n)
+    out = bytearray(n + 4)
+    show("frame in place", n, framing.encode_frame_into(data, out), bytes(out) == framing.encode_frame(data))
+show("frame in place bad", error_name(framing.encode_frame_into, b"", bytearray(4)),
+     error_name(framing.encode_frame_into, bytes(252), bytearray(256)))
 bad_payloads = [b"", b"\x01\x81\x00", b"\x02\x81\x00\x00", b"\x01\x7f\x00\x00", b"\x01\x81\x00\x00\x00",
                 b"\x01\x83\x00\x01\x09", b"\x01\x01\x00\x01\x00\x00\x01\x00", b"\x01\x05\x00\x01\x00\x01\x83\x00\x02\x41\x01"]
 for payload in bad_payloads:
@@ -133,7 +144,12 @@ for kind, fields in ((protocol.STATE, dict(direction=1)), (protocol.PING, dict(t
     show("encode bad", kind, error_name(lambda: protocol.encode(kind, 1, **fields)))
 
 # ---- ladders ---------------------------------------------------------------------------------
-designs = [ladder.nominal_ladder(8), ladder.nominal_ladder(10, hysteresis=300), ladder.nominal_ladder(4)]
+def even_centres(n):
+    """The readings of an n-position string of equal resistors (integer maths: the same everywhere)."""
+    return [ladder.FULL_SCALE * (i + 1) // (n + 1) for i in range(n)]
+
+
+designs = [ladder.Ladder(even_centres(8), 728), ladder.Ladder(even_centres(10), 300), ladder.Ladder(even_centres(4), 1310)]
 designs.append(ladder.Ladder([10000, 20000, 30000, 45000], 500))
 for lad in designs:
     show("ladder", lad.to_list())
@@ -144,15 +160,15 @@ for lad in designs:
     show("sweep", "".join("." if p < 0 else "0123456789abcdef"[p] for p in sweep))
     show("from_list", ladder.Ladder.from_list(lad.to_list()) == lad, lad.position_of(lad.centres[-1]))
 for n in (3, 8, 12):
-    centres = ladder.nominal_centres(n)
-    recorded = {}
+    centres = even_centres(n)
+    stored = [1, 100, n]
     for p in range(n):
-        recorded[p] = [centres[p] + rng.next(161) - 80 for _ in range(5 + rng.next(20))]
-    show("computed", n, ladder.compute_ladder(recorded).to_list())
-show("compute bad", error_name(ladder.compute_ladder, {0: [100, 200, 300], 1: [250, 260, 270]}),
-     error_name(ladder.compute_ladder, {0: [1, 2]}), error_name(ladder.Ladder, [5, 5], 0))
-show("nudge", ladder._nudge(8200, ladder.RP2040_DNL_U16, 256, 0, 65535),
-     ladder._nudge(24500, ladder.RP2040_DNL_U16, 256, 24400, 24600))
+        half = (centres[1] - centres[0]) * 3 // 10 + rng.next(400)
+        stored += [centres[p] - half, centres[p] + rng.next(161) - 80, centres[p] + half]
+    show("stored", n, error_name(ladder.Ladder.from_list, stored), ladder.Ladder.from_list(stored).to_list())
+show("ladder bad", error_name(ladder.Ladder, [5, 5], 0), error_name(ladder.Ladder, [100, 200], 60),
+     error_name(ladder.Ladder.from_list, [1, 100, 3, 0, 10, 20]), error_name(ladder.Ladder.from_list, ["x"]),
+     error_name(ladder.Ladder, [100, 200], 0, [0, 150], [150, 300]))
 
 # ---- debounce, with an injected clock ---------------------------------------------------------
 wheel = debounce.Debouncer(40)

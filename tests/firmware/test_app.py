@@ -18,8 +18,8 @@ from firmware.fakes import machine as fake_machine
 BOARD = Path(app.__file__).resolve().parent
 
 #: Modules a board file may import: MicroPython's built-ins and the board's own files.
-ALLOWED_IMPORTS = {"json", "os", "sys", "time", "select", "machine", "micropython", "binascii", "zlib",
-                   "framing", "protocol", "control", "storage", "ladder", "debounce", "app"}
+ALLOWED_IMPORTS = {"gc", "json", "os", "sys", "time", "select", "machine", "micropython", "binascii", "zlib", "array",
+                   "framing", "protocol", "control", "storage", "ladder", "debounce", "app", "startup"}
 
 
 @pytest.mark.parametrize("path", sorted(BOARD.glob("*.py")), ids=lambda p: p.name)

@@ -4,8 +4,9 @@ Every host frame with a sequence number below 256 starts with 0x03, MicroPython'
 tests boot the board files on :class:`tests.firmware.boot_sim.SimBoard` (MicroPython's start-up
 and REPL modelled on a virtual clock) and check that no frame, whenever it arrives, stops the
 firmware or leaves the board in the REPL; and that the ways to the REPL on purpose (the ready
-button held at power-up, the host's STOP) still work. ``RACY_MAIN`` is the main.py that had the
-bug: the harness must show the failure with it, or these tests prove nothing.
+button held at power-up, the host's STOP) still work; and that the code only start-up needs is
+out of memory while the loop runs. ``RACY_MAIN`` is the main.py that had the bug: the harness
+must show the failure with it, or these tests prove nothing.
 """
 
 from __future__ import annotations
@@ -13,11 +14,14 @@ from __future__ import annotations
 import ast
 import doctest
 import shutil
+import zlib
 from pathlib import Path
 
 import pytest
 
+from controller.dials.serial_link import profile_bytes
 from firmware.board import protocol
+from firmware.board.ladder import Ladder
 from firmware.fakes import machine as fake_machine
 from tests.firmware import boot_sim
 from tests.firmware.boot_sim import BOARD_DIR, SimBoard, frame, hello_req
@@ -103,6 +107,31 @@ def test_stop_hands_the_port_to_the_repl_for_good(tmp_path: Path) -> None:
     assert acks and acks[0].status == protocol.OK
     assert board.state == "raw REPL" and [why for _, why in board.boots] == ["power-up"]
     assert not board.main_errors
+
+
+def store_profile_frame(board: SimBoard, seq: int) -> bytes:
+    """A STORE_PROFILE of the board's nominal ladders, as ``bitbox calibrate dials`` sends it."""
+    ladders = {w["name"]: Ladder.from_list(board.config["ladders"][w["name"]]) for w in board.config["wheels"]}
+    body = profile_bytes(ladders)
+    return frame(protocol.STORE_PROFILE, seq, checksum=zlib.crc32(body), profile=body)
+
+
+@pytest.mark.parametrize("store", [False, True], ids=["loop", "after a calibration"])
+def test_start_up_code_is_out_of_memory_while_the_loop_runs(tmp_path: Path, store: bool) -> None:
+    board = SimBoard(tmp_path)
+    if store:
+        board.host_sends(1500, store_profile_frame(board, 5))
+    board.run(until_ms=1800)
+    assert board.replies(protocol.STATE, since_ms=1700), "the loop is not running"
+    assert {"app", "control", "framing", "protocol", "ladder", "debounce"} <= set(board.modules)
+    assert not {"startup", "storage"} & set(board.modules)  # storage.py came back to store, and left
+    if store:
+        acks = [m for m in board.replies(protocol.ACK) if m.reply_to == 5]
+        assert acks and acks[0].status == protocol.OK
+        assert (tmp_path / "profile.json").is_file()
+        states = board.replies(protocol.STATE)
+        assert states[0].flags & protocol.FLAG_PROFILE_DEFAULT  # nominal ladders at first ...
+        assert not states[-1].flags & protocol.FLAG_PROFILE_DEFAULT  # ... the stored calibration at the end
 
 
 class FlakyWorld(fake_machine.World):

@@ -74,6 +74,12 @@ def test_a_game_declares_what_every_tool_needs(spec: GameSpec):
 
         assert issubclass(spec.load_table(), TablePlay)
         assert load_layout(spec.mat).name == spec.mat
+        assert spec.camera is None or callable(spec.load_camera())
+    if spec.plays_on("phones"):
+        from controller.games.choices import ChoicePlay
+
+        assert issubclass(spec.load_choices(), ChoicePlay)
+    assert set(spec.mode_options) <= set(spec.play), f"{spec.name}: options for a way it is not played"
     assert spec.docs and (PROJECT_ROOT / spec.docs).is_file(), f"{spec.name}: its docs page {spec.docs} is missing"
     assert spec.view_dir is not None and (spec.view_dir / "view.js").is_file()
 

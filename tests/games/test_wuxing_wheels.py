@@ -13,9 +13,10 @@ from pathlib import Path
 
 import pytest
 
+from controller import i18n
 from controller.dials.state import DIRECTIONS, ControllerState
 from controller.engines.wuxing import Discard, Flip, Move, Play, Stay, WuxingGame
-from controller.engines.wuxing.words import ENGLISH
+from controller.engines.wuxing.words import REFUSALS
 from controller.games import game as game_spec
 from controller.games.wheels import TURNING, Press, Refused
 from controller.games.wuxing.wheels import WuxingWheels
@@ -78,19 +79,19 @@ def test_presses_the_rules_refuse_are_told_in_the_games_words() -> None:
     play = WuxingWheels(game)
     with pytest.raises(Refused, match="turn the number wheel to 1 to 5"):
         play.press(0, dialled({"number": 0}), Table())
-    with pytest.raises(Refused, match=re.escape(TURNING)):
+    with pytest.raises(Refused, match=re.escape(i18n.said(TURNING, "en"))):
         play.press(0, ControllerState("c", connected=True), Table())
     with pytest.raises(Refused, match=r"blue is played by a bot \(Brice\)"):
         play.press(1, dialled({"number": 1}), Table(bots=(1,)))
-    assert play.refusal("card-in-hand", "reason") == ENGLISH["refusal.card-in-hand"]
+    assert play.refusal("card-in-hand", "reason") == i18n.message(REFUSALS["card-in-hand"])
     game = WuxingGame({"mode": "theatre"}, seed=1)
     play = WuxingWheels(game)
-    with pytest.raises(Refused, match="it is Ada's turn"):
+    with pytest.raises(Refused, match="Ada plays now: wait for your turn"):
         play.press(1, dialled({"number": 1}), Table())
     press = play.press(0, dialled({"symbol": 0, "direction": DIRECTIONS.index("up-left"), "number": 1}), Table())
     with pytest.raises(ValueError) as info:
         game.apply(press.seat, press.action)
-    assert play.refusal(info.value.rule, info.value.reason) == ENGLISH["refusal.no-diagonal"]
+    assert play.refusal(info.value.rule, info.value.reason) == i18n.message(REFUSALS["no-diagonal"])
     with pytest.raises(Refused, match="A to pay a blue token or B"):
         game.rules.board = [-1 if i not in game.rules.pawns[0] + game.rules.pawns[1] else e
                             for i, e in enumerate(game.rules.board)]

@@ -8,13 +8,17 @@ judged by the PuxesReferee. After every still moment the referee's game must equ
 from __future__ import annotations
 
 import copy
+import re
 
 import pytest
 
 pytest.importorskip("cv2")
 
+from controller import i18n  # noqa: E402
+from controller.engines.puxes import rulebook, words  # noqa: E402
 from controller.engines.puxes.actions import Outcome, Roll  # noqa: E402
 from controller.referee.demo.table import ScriptedTable  # noqa: E402
+from controller.referee.puxes import deciding  # noqa: E402
 from controller.referee.puxes_demo import DemoStep, differences, main, run_demo  # noqa: E402
 
 SEED = 1
@@ -95,8 +99,9 @@ def test_a_difference_from_the_truth_is_reported() -> None:
     assert differences(referee_game, table.game) == []
     oracle = next(d for d in referee_game.dice.values() if d.role == "oracle" and d.status == "play")
     oracle.status, oracle.x, oracle.y = "asleep", None, None
-    found = differences(referee_game, table.game)
-    assert any(f"oracle {oracle.id} is asleep (truth: play)" in f for f in found)
+    found = [i18n.said(f, "en") for f in differences(referee_game, table.game)]
+    name = i18n.said(words.oracle(referee_game, oracle.id), "en")
+    assert f"{name} is asleep (truth: in play)" in found
 
 
 def test_the_command_has_help(capsys) -> None:
@@ -104,3 +109,85 @@ def test_the_command_has_help(capsys) -> None:
         main(["--help"])
     assert exc.value.code == 0
     assert "--seed" in capsys.readouterr().out
+
+
+# ---- the players' words ----------------------------------------------------------------------------
+
+ENGLISH = re.compile(r"\b(the|and|rolls|moves?|may|Rule|Turn|sets|their|flicks|asleep|Winner)\b")
+SEAT_OR_ID = re.compile(r"\b(?:[Pp]layers?|[Ss]eats?|[Jj]oueurs?) \d|\[\d|\b(?:oracles?|die|dé|heroe?s?|héros|temple) \d")
+
+
+def _messages(steps, result) -> list:
+    """Every message a player reads from the demo: each change, call, event, question, answer and the summary."""
+    found = []
+    for step in steps:
+        found.append(step.label)
+        for call in step.calls:
+            found.append(call.message)
+            found.extend(call.alternative_messages)
+            found.extend(e.message for e in call.events)
+        for asked in step.asked:
+            q = asked.question
+            found += [q.message, q.reason_message, *q.choice_messages]
+    return found
+
+
+def _msgids(value, out: set) -> set:
+    if isinstance(value, dict):
+        if "msg" in value:
+            out.add(value["msg"])
+            for arg in value.get("args", {}).values():
+                _msgids(arg, out)
+        for item in value.get("list", []):
+            _msgids(item, out)
+    return out
+
+
+def test_every_call_event_and_question_of_the_demo_is_a_message(demo) -> None:
+    _, steps = demo
+    calls = [c for s in steps for c in s.calls]
+    assert calls and all(c.message is not None and i18n.said(c.message, "en") == c.reason for c in calls)
+    events = [e for c in calls for e in c.events]
+    assert events and all(e.message is not None and i18n.said(e.message, "en") == e.text for e in events)
+    questions = [a.question for s in steps for a in s.asked]
+    assert questions, "the demo asked nothing: nothing checks the questions' words"
+    for q in questions:
+        assert i18n.said(q.message, "en") == q.text and i18n.said(q.reason_message, "en") == q.reason
+        assert len(q.choice_messages) == len(q.choices) and q.data.get("about")
+    assert all(isinstance(s.label, dict) and "msg" in s.label for s in steps)
+
+
+def test_in_french_no_sentence_of_the_demo_is_left_in_english(demo) -> None:
+    result, steps = demo
+    catalogue = i18n.browser_catalogue("fr")
+    msgids = set()
+    for value in _messages(steps, result):
+        _msgids(value, msgids)
+    assert len(msgids) > 30
+    assert sorted(m for m in msgids if m not in catalogue) == []
+    lines = [line for s in steps for line in s.lines("fr")] + result.summary("fr")
+    for line in lines:
+        outside_quotes = re.sub(r"«[^»]*»( \([^)]*\))?", "", line)
+        assert not ENGLISH.search(outside_quotes), line
+    assert any("Règle : « " in line for line in lines)
+
+
+def test_no_text_of_the_demo_names_a_seat_a_number_or_an_engine_list(demo) -> None:
+    result, steps = demo
+    texts = [i18n.said(m, lang) for m in _messages(steps, result) for lang in ("en", "fr")]
+    texts += [line for s in steps for lang in ("en", "fr") for line in s.lines(lang)]
+    texts += result.summary("en") + result.summary("fr")
+    assert [t for t in texts if SEAT_OR_ID.search(t)] == []
+    assert any("Ada (red)" in t for t in texts) and any("Brice (bleu)" in t for t in texts)
+
+
+def test_each_call_of_the_demo_quotes_the_rule_of_the_event_that_decided_it(demo) -> None:
+    _, steps = demo
+    checked = 0
+    for call in (c for s in steps for c in s.calls if c.events):
+        event = deciding(call.events) or call.events[0]
+        expected = rulebook.rule_of(event.kind, event.data)
+        quoted = [slug for slug, p in rulebook.PASSAGES.items() if f"« {p.french} »" in call.reason]
+        assert quoted == [expected], f"{call.decision}: {call.reason}"
+        checked += 1
+    assert checked >= 10

@@ -9,7 +9,6 @@ referee asks the players for them: the test answers with the faces it drew.
 from __future__ import annotations
 
 import math
-import re
 
 import pytest
 
@@ -63,7 +62,8 @@ def test_a_rendered_table_is_set_up_and_a_shot_off_the_mat_puts_the_oracle_to_sl
         if not questions:
             break
         q = questions[0]
-        cam_id = int(re.search(r"\(die (\d+)\)", q.text).group(1))
+        assert q.data["about"] == "placed-face" and "(die" not in q.text
+        cam_id = q.data["camera"]
         obs = snap.die(cam_id)
         results = referee.answer(q.question_id, face_at(obs.x_mm, obs.y_mm))
     game = referee.game

@@ -91,7 +91,7 @@ def test_only_an_oracle_whose_symbol_is_on_a_hero_may_move() -> None:
     assert t.ref.may_move() == [2]
     calls = t.flick(3, 300, 350)
     assert decisions(calls) == ["illegal-move"]
-    assert "put them back" in calls[0].reason
+    assert "put it back where it was" in calls[0].reason
     assert t.pos(3) == (201.6, 351.6)
 
 
@@ -264,7 +264,7 @@ def test_a_hero_touching_an_oracle_loses_the_turn() -> None:
     t.scene.put(oracle_cam(13), 690, 240, "pirate")   # a hero knocked oracle 13
     calls = t.observe(moved=[hero_cam(h) for h in heroes] + [oracle_cam(13)])
     assert decisions(calls) == ["turn-lost"]
-    assert "Put oracle 13 at (698, 248) back" in calls[0].reason
+    assert "Put the pirate oracle of Blue at (698, 248) mm back where it stood." in calls[0].reason
     assert t.g.turn["player"] == 0
 
 
@@ -288,7 +288,7 @@ def test_a_low_confidence_face_is_confirmed_by_the_players() -> None:
     assert isinstance(results[0], Question)
     assert t.g.queue[0]["kind"] == "roll"
     assert "smiley" in results[0].choices
-    with pytest.raises(RefereeError, match="not a choice"):
+    with pytest.raises(RefereeError, match="not an answer to question"):
         t.ref.answer(results[0].question_id, "banana")
     t.ref.answer(results[0].question_id, "sablier")
     # the remaining dice are asked one by one

@@ -63,7 +63,25 @@ def browser():
             browser.close()
 
 
-def wait_for(predicate: Callable[[], Any], timeout: float = 5.0, what: str = "condition") -> Any:
+def http_call(url: str, method: str, path: str, body: bytes | str | None = None,
+              headers: dict[str, str] | None = None) -> tuple[int, Any]:
+    """One request to the dashboard at ``url``: its status and its JSON (or text) body."""
+    data = body.encode() if isinstance(body, str) else body
+    request = urllib.request.Request(url + path, data=data, method=method, headers=headers or {})
+    try:
+        with urllib.request.urlopen(request, timeout=5) as response:
+            raw = response.read()
+            status = response.status
+    except urllib.error.HTTPError as exc:
+        raw = exc.read()
+        status = exc.code
+    try:
+        return status, json.loads(raw)
+    except json.JSONDecodeError:
+        return status, raw.decode(errors="replace")
+
+
+def wait_for(predicate: Callable[[], Any], timeout: float = 15.0, what: str = "condition") -> Any:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         value = predicate()
@@ -182,19 +200,7 @@ class LiveTable:
 
     def http(self, method: str, path: str, body: bytes | str | None = None,
              headers: dict[str, str] | None = None) -> tuple[int, Any]:
-        data = body.encode() if isinstance(body, str) else body
-        request = urllib.request.Request(self.url + path, data=data, method=method, headers=headers or {})
-        try:
-            with urllib.request.urlopen(request, timeout=5) as response:
-                raw = response.read()
-                status = response.status
-        except urllib.error.HTTPError as exc:
-            raw = exc.read()
-            status = exc.code
-        try:
-            return status, json.loads(raw)
-        except json.JSONDecodeError:
-            return status, raw.decode(errors="replace")
+        return http_call(self.url, method, path, body, headers)
 
     def close(self) -> None:
         self.session.stop()

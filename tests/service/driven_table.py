@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from controller import i18n
 from controller.referee.demo.camera import FPS
 from controller.referee.puxes_demo import differences
 from controller.service.hub import Hub
@@ -39,7 +40,7 @@ class Driven:
             snap = self.session.feed(frame, self.clock)
             if snap is not None:
                 break
-        assert snap is not None, f"the table never came to rest at {tr.label}"
+        assert snap is not None, f"the table never came to rest at {i18n.said(tr.label, 'en')}"
         return tr, snap
 
     def answer(self, snap: Any, tr: Any) -> None:
@@ -50,7 +51,7 @@ class Driven:
             question = next(iter(referee.questions.values()))
             self.session.answer(question.question_id, self.demo.people.answer(question, referee, snap, tr)[0])
 
-    def agrees(self) -> list[str]:
+    def agrees(self) -> list[Any]:
         return differences(self.session.referee.game, self.demo.table.game)
 
     def finish(self) -> None:
@@ -61,7 +62,7 @@ class Driven:
             except StopIteration:
                 return
             self.answer(snap, tr)
-            assert self.agrees() == [], tr.label
+            assert self.agrees() == [], i18n.said(tr.label, "en")
 
     def close(self) -> None:
         self.store.close()

@@ -27,7 +27,7 @@ def test_demo_plays_to_the_end_then_export_and_replay(tmp_path):
     assert demo.stdout.count(" a b c d e f g h i j k l") >= 2, "the board is printed turn by turn"
 
     games = _bitbox("games", "--db", str(db))
-    assert games.returncode == 0 and "over" in games.stdout
+    assert games.returncode == 0 and "Final scores: Ada " in games.stdout
 
     save = tmp_path / "game.json"
     export = _bitbox("export", "--db", str(db), "-o", str(save))
@@ -35,9 +35,13 @@ def test_demo_plays_to_the_end_then_export_and_replay(tmp_path):
     game = load_game(save.read_text())
     assert game.is_over() and game.options.players == 3 and game.options.short_game
 
+    names = [player["name"] for player in json.loads(save.read_text())["players"]]
+    assert names == ["Ada", "Brice", "Chloé"], "the save keeps who played"
     replay = _bitbox("replay", str(save))
     assert replay.returncode == 0, replay.stderr
-    assert f"{len(game.history)} actions replayed" in replay.stdout and "game over" in replay.stdout
+    assert replay.stdout.startswith("Pixoid, seed 2: Ada (red, bot), Brice (blue, bot) and Chloé (green, bot).")
+    assert "Final scores: Ada " in replay.stdout and "Turn 2" in replay.stdout
+    game.name_seats(names)
     assert game.render() in replay.stdout, "the final position is printed"
 
 

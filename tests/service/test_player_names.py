@@ -28,17 +28,18 @@ def _demo(db, *extra):
 def test_demo_terminal_names_the_players_when_starting_and_resuming(tmp_path):
     db = tmp_path / "demo.db"
     first = _demo(db, "--turns", "1")
-    assert "Pixoid 0 (Ada) starts on " in first and "Bug 1 (Brice) starts on " in first
-    assert "  programs: Ada waiting, Brice waiting, Chloé waiting" in first
-    assert re.search(r"  piece 0: Pixoid Ada    [a-l]\d", first)
+    assert "Ada (red) places Pixoid on the start Pix " in first
+    assert "Brice (blue) places the blue Bug on the start Pix " in first
+    assert "  locked in: nobody; still programming: Ada (red), Brice (blue) and Chloé (green)" in first
+    assert re.search(r"  R: Pixoid, played by Ada \(red\), on [a-l]\d", first)
     assert "resumes on the next start" in first
     assert not SEAT_NUMBER.search(first), first
 
     rest = _demo(db)
     assert "Resuming game #1" in rest
-    assert re.search(r"  piece 2: Bug    Chloé  [a-l]\d", rest)
-    assert re.search(r"  winners: (Ada|Brice|Chloé)", rest)
-    assert "Final scores: Ada " in rest
+    assert re.search(r"  g: the green Bug, played by Chloé \(green\), on [a-l]\d", rest)
+    assert re.search(r"  winners?: (Ada|Brice|Chloé) \((red|blue|green)\)", rest)
+    assert "Final scores: Ada" in rest
     assert not SEAT_NUMBER.search(rest), rest
 
 
@@ -56,7 +57,8 @@ def test_dashboard_log_names_the_players_after_a_game_and_a_correction(tmp_path)
         texts = [e["text"] for e in sent]
         assert [e["text"] for e in session.public_state()["log"]] == texts[-len(session.public_state()["log"]):]
         assert any(t.startswith("the game is over: ") for t in texts)
-        assert any(re.fullmatch(r"(Ada|Brice|Chloé) becomes Pixoid; (Ada|Brice|Chloé) becomes a Bug", t) for t in texts)
+        player = r"(Ada \(red\)|Brice \(blue\)|Chloé \(green\))"
+        assert any(re.fullmatch(f"{player} becomes Pixoid; {player} becomes a Bug", t) for t in texts)
         assert not [t for t in texts if SEAT_NUMBER.search(t)]
         assert session.game.save()["options"] == session.game.options.to_dict()
         assert "Ada" not in session.game.dumps()

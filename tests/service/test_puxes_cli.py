@@ -73,7 +73,7 @@ def test_play_puxes_from_a_recording_stores_the_calls_and_resumes(recording, tmp
             "--name", "Ada", "--name", "Brice", "--seed", "3")
     first = _bitbox(*args, state=str(state))
     assert first.returncode == 0, first.stderr
-    assert first.stdout.count("- placed:") == 3, first.stdout
+    assert first.stdout.count("sets their") == 3, first.stdout
     assert "Rule: «" in first.stdout and "is saved and resumes" in first.stdout
     with GameStore(db) as store:
         stored = store.unfinished()
@@ -84,7 +84,7 @@ def test_play_puxes_from_a_recording_stores_the_calls_and_resumes(recording, tmp
     assert second.returncode == 0, second.stderr
     assert f"Resuming game #{stored.id} after 3 stored actions" in second.stdout
     # the same recording again shows nothing new: the oracles are where the game has them
-    assert "- placed:" not in second.stdout
+    assert "sets their" not in second.stdout
 
 
 def test_play_puxes_refuses_the_wheels_options(tmp_path):

@@ -8,6 +8,7 @@ import time
 
 import pytest
 
+from controller import i18n
 from controller.engines.puxes import PuxesGame
 from controller.paths import PROJECT_ROOT
 from controller.service.store import GameStore
@@ -144,7 +145,7 @@ def test_an_overrule_is_logged_and_reflected(live, overruled):
     state = live.state()
     calls = {c["call_id"]: c for c in state["calls"]}
     assert calls[shot["call_id"]]["overruled_by"] == body["call_id"]
-    assert f"overruled call {shot['call_id']}" in calls[body["call_id"]]["reason"]
+    assert f"Call {shot['call_id']} is overruled." in calls[body["call_id"]]["reason"]
     assert any(e["kind"] == "overrule" for e in state["log"])
 
 
@@ -178,12 +179,48 @@ def test_the_table_page_in_chromium(live, overruled, browser):
     owners = {page.locator(f"#mat g[data-die='{d.id}'] rect").get_attribute("fill") for d in in_play}
     assert len(owners) == 2                  # one colour per player
     reasons = page.locator("#calls").inner_text()
-    assert "Rule: «" in reasons and "overruled call" in reasons
+    assert "Rule: «" in reasons and "is overruled." in reasons
     # the link's token became the page's cookie, and the address shows it no more
     assert any(c["name"] == "bitbox_referee" for c in page.context.cookies())
     assert "token" not in page.url
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "puxes-table-phone.png"), full_page=True)
+    assert errors == []
+
+
+def test_the_table_state_carries_every_text_as_a_message(live, overruled):
+    """The prompt, the calls, each die and the choices reach the page as messages too, so that each
+    phone says them in its own language; the English is the same as the service's texts."""
+    state = live.state()
+    assert i18n.said(state["prompt_message"], "en") == state["prompt"]
+    assert state["calls"] and all(i18n.said(c["message"], "en") == c["reason"] for c in state["calls"])
+    assert all(i18n.said(a, "fr") for c in state["calls"] for a in c.get("alternative_messages", []))
+    oracles = [d for d in state["dice"] if d["role"] == "oracle"]
+    assert oracles and all(i18n.said(d["label"], "en").startswith("The ") and
+                           i18n.said(d["label"], "fr").startswith(("L'oracle", "Un oracle")) for d in oracles)
+    for choice in state["choice_messages"]:
+        assert i18n.said(choice["message"], "en").startswith(("Ada (red): ", "Brice (blue): "))
+    said = [i18n.said(c["message"], "fr") for c in state["calls"]]
+    assert any("Règle : « " in text for text in said) and not any("Rule:" in text for text in said)
+
+
+def test_the_table_page_speaks_the_phones_language(live, overruled, browser):
+    """A phone that chose French reads the PuXes view, the calls and the players in French."""
+    page = browser.new_page(viewport={"width": 412, "height": 915})
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.add_init_script("localStorage.setItem('bitbox-lang', 'fr')")
+    page.goto(f"{live.url}/?token={TOKEN}#/table")
+    page.wait_for_selector("#mat g[data-die]", timeout=5000)
+    page.wait_for_function("document.documentElement.lang === 'fr'", timeout=5000)
+    page.wait_for_function("document.getElementById('table-legend').textContent.startsWith('Pleins')", timeout=5000)
+    players = page.locator("#table-players").inner_text()
+    assert "Ada (rouge)" in players and "Brice (bleu)" in players and "en jeu" in players
+    assert page.locator("#mat").get_attribute("aria-label") == "Tapis de PuXes"
+    titles = page.locator("#mat g[data-die] title").all_text_contents()
+    assert titles and all(t.startswith(("L'oracle", "Un oracle", "Le héros")) for t in titles)
+    page.wait_for_function("document.getElementById('calls').innerText.includes('Règle : «')", timeout=5000)
+    assert "Rule:" not in page.locator("#calls").inner_text()
     assert errors == []
 
 

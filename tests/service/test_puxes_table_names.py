@@ -1,5 +1,5 @@
-"""The table service names the players it was given: the referee's calls, its prompt and its refusals
-say "Zoé" and "Yann", through the real camera pipeline (the rendered demo table), a real SQLite file
+"""The table service names the players it was given, by name and colour: the referee's calls, its prompt
+and its refusals say "Zoé (red)" and "Yann (blue)", through the real camera pipeline (the rendered demo table), a real SQLite file
 and the real dashboard server; a resumed game gets the names back from the stored setup, while the
 stored game itself (options, seed, actions) holds none."""
 
@@ -22,6 +22,7 @@ from controller.service.table import TableSession, TableSetup
 from .driven_table import Driven
 
 NAMES = ["Zoé", "Yann"]
+NAMED = ["Zoé (red)", "Yann (blue)"]
 TOKEN = "puxes-names-token-0123"
 SEAT_NUMBER = re.compile(r"\b[Pp]layers? \d")
 
@@ -61,9 +62,9 @@ def test_a_configured_table_names_its_players_live_and_after_a_restart(tmp_path:
 
         calls = [e["text"] for e in session.log if e["kind"] == "call"]
         assert len(calls) >= 10
-        assert any(re.match(r"placed: Zoé sets oracle \d+ in the public garden", t) for t in calls)
-        assert any(re.match(r"placed: Yann sets oracle \d+ in the public garden", t) for t in calls)
-        assert any(re.search(r"(Zoé|Yann) rolled the most characters and starts", t) for t in calls)
+        assert any(re.match(r"Zoé \(red\) sets their \S+ oracle in the public garden", t) for t in calls)
+        assert any(re.match(r"Yann \(blue\) sets their \S+ oracle in the public garden", t) for t in calls)
+        assert any(re.search(r"(Zoé \(red\)|Yann \(blue\)) rolled the most characters and starts", t) for t in calls)
         assert not [t for t in calls if SEAT_NUMBER.search(t)]
 
         # the dashboard: the prompt and the calls as served, and a refusal over HTTP
@@ -83,13 +84,13 @@ def test_a_configured_table_names_its_players_live_and_after_a_restart(tmp_path:
             state = json.loads(response.read())["state"]
         first = session.game.current_players()[0]
         other = 1 - first
-        assert state["prompt"] == f"{NAMES[first]} to play"
+        assert state["prompt"] == f"{NAMED[first]} to play"
         assert [p["name"] for p in state["players"]] == NAMES
         assert state["calls"] and not [c for c in state["calls"] if SEAT_NUMBER.search(c["reason"])]
         status, body = _post(url + "/api/table/action", {"player": other, "action": {"type": "end"}})
         assert status == 400
-        assert body["error"] == (f"the rules refuse it: {NAMES[other]} is not expected to act now "
-                                 f"(waiting for: {NAMES[first]})")
+        assert body["error"] == (f"the rules refuse it: {NAMED[other]} is not expected to act now "
+                                 f"(waiting for {NAMED[first]})")
         stop.set()
         thread.join(5)
         history = list(session.game.history)
@@ -109,7 +110,7 @@ def test_a_configured_table_names_its_players_live_and_after_a_restart(tmp_path:
         resumed.resume(stored)
         assert resumed.game.history == history
         assert resumed.game.seat_names == tuple(NAMES)
-        assert resumed.referee.prompt() == f"{NAMES[first]} to play"
+        assert resumed.referee.prompt() == f"{NAMED[first]} to play"
         assert "Zoé" not in resumed.game.dumps()
         earlier = [e["text"] for e in resumed.log if e["kind"] == "earlier"]
-        assert any("Zoé sets oracle" in t for t in earlier)
+        assert any("Zoé (red) sets their" in t for t in earlier)

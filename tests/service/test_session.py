@@ -10,6 +10,7 @@ from controller.dials.state import LedMode
 from controller.engines import load_game
 from controller.games.pixoid.wheels import PixoidWheels
 from controller.games.wheels import TURNING
+from controller.i18n import said
 from controller.service.config import PlayerConfig, ServiceConfig
 from controller.service.session import Session, SessionError
 from controller.service.store import GameStore
@@ -31,7 +32,7 @@ def test_placement_uses_the_number_wheel_among_free_start_pix(table_factory):
     # Someone else pressing out of turn is refused with the reason, nothing placed.
     table.press("green")
     wait_for(lambda: table.seat("green")["refused"], what="green's refusal on its own channel")
-    assert "turn to place" in table.seat("green")["reason"]
+    assert "turn to place" in said(table.seat("green")["reason"])
     assert table.controller("green")["refused"] and table.controller("green")["message"] == ""
     assert table.game().pos[2] == -1
 
@@ -44,7 +45,7 @@ def test_a_number_beyond_the_free_start_pix_is_refused(table_factory):
     table.set_wheels("red", number=9)
     table.press("red")
     wait_for(lambda: table.seat("red")["refused"], what="red's refusal on its own channel")
-    assert f"there are {count} free start Pix" in table.seat("red")["reason"]
+    assert f"there are {count} free start Pix" in said(table.seat("red")["reason"])
     assert table.game().pos[0] == -1
 
 
@@ -92,11 +93,11 @@ def test_illegal_programs_are_refused_at_lock_time(table_factory, fault):
         table.set_wheels("red", direction, 2)
         table.backend.turn("red", "number", None)  # left between two digits
         wait_for(lambda: table.backend.state("red").number is None, what="the wheel between positions")
-        reason = TURNING
+        reason = said(TURNING)
     table.press("red")
     red = table.controller("red")
     assert red["refused"] and not red["locked"] and "message" in red and red["message"] == ""
-    wait_for(lambda: table.seat("red")["reason"] == reason, what="the reason on red's own channel")
+    wait_for(lambda: said(table.seat("red")["reason"]) == reason, what="the reason on red's own channel")
     heard = any(reason in json.dumps(m) for m in table.messages)
     if fault == "turning":
         assert heard, "a wheel still turning narrows no program: everybody is told"
@@ -128,13 +129,13 @@ def test_unplugging_pauses_and_replugging_resumes(table_factory):
     table = table_factory()
     table.place_all()
     table.backend.unplug("blue")
-    wait_for(lambda: "blue" in table.state["paused"], what="the pause")
-    assert "unplugged" in table.state["paused"]
+    wait_for(lambda: "blue" in said(table.state["paused"]), what="the pause")
+    assert "unplugged" in said(table.state["paused"])
     direction, distance = table.legal_program(0)
     table.set_wheels("red", direction, distance)
     table.press("red")
     assert not table.controller("red")["locked"]
-    wait_for(lambda: "paused" in table.seat("red")["reason"], what="the refusal's reason")
+    wait_for(lambda: "paused" in said(table.seat("red")["reason"]), what="the refusal's reason")
     table.backend.replug("blue")
     wait_for(lambda: not table.state["paused"], what="play to resume")
     assert any(e["kind"] == "resumed" for e in table.state["log"])

@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from controller import i18n
 from controller.referee.common import Call
 from controller.service.store import GameStore
 from controller.service.table import TableSession
@@ -150,7 +151,7 @@ def test_a_log_that_fills_up_mid_decision_changes_nothing(tmp_path):
 
         break_log(table.db, allow=1)
         tr, snap = table.show()
-        assert "throws the heroes" in tr.label
+        assert "throws the heroes" in i18n.said(tr.label, "en")
         now_actions, now_notes = logged(table.db)
         assert now_actions == actions and [n[3] for n in now_notes[len(notes):]] == ["question"]
         assert memory(session) == before

@@ -18,7 +18,9 @@ from __future__ import annotations
 from typing import Any
 
 from controller.engines.core import Bot, IllegalActionError
+from controller.engines.memodixe import words
 from controller.engines.memodixe.actions import CallDixe, ChooseFace, EndGame, Flip, PlayOn, SetAside, Skip
+from controller.i18n import N_
 
 
 class SeededRoller(Bot):
@@ -95,7 +97,8 @@ class MemoryBot(Bot):
     def choose(self, game: Any, player: int) -> Any:
         actions = game.legal_actions(player)
         if not actions:
-            raise IllegalActionError("no-legal-action", f"seat {player} has nothing to do now", game.render())
+            raise IllegalActionError.said("no-legal-action", N_("{seat} has nothing to do now"), game.render(),
+                                          seat=words.seat(game, player))
         self._sync(game, player)
         step = game.queue[0][0]
         if step in ("turn", "oni-turn"):

@@ -19,12 +19,16 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any
 
-#: The ten powers, in the rulebook's order (see ``words.POWER_TEXTS`` for their texts).
+from controller import i18n
+from controller.i18n import N_
+
+#: The ten powers, in the rulebook's order (see ``words.POWER_TEXTS`` for what they say).
 POWERS: tuple[str, ...] = ("again", "peek", "share", "swap", "steal", "aside", "reroll", "bomb", "skull", "retry")
 
 
 class BookError(ValueError):
-    """The dice data (or a ``powers``/``dice`` option) is inconsistent; the message says where."""
+    """The dice data (or a ``powers``/``dice`` option) is inconsistent; the message says where (an
+    option's fault in the process's language, the data file's in English, for whoever edits it)."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -63,12 +67,14 @@ class DiceBook:
         table = dict(self.powers)
         for entry in overrides:
             if not isinstance(entry, (tuple, list)) or len(entry) != 2:
-                raise BookError(f"each powers entry is [kind, power], not {entry!r}")
+                raise BookError(i18n.say(N_("each powers entry is [kind, power], not {entry}"), entry=repr(entry)))
             kind, power = entry
             if kind not in self.kinds:
-                raise BookError(f"unknown kind {kind!r}; the kinds are {', '.join(self.kinds)}")
+                raise BookError(i18n.say(N_("unknown kind {kind}; the kinds are {kinds}"), kind=repr(kind),
+                                         kinds=", ".join(self.kinds)))
             if power not in POWERS:
-                raise BookError(f"unknown power {power!r} for {kind}; the powers are {', '.join(POWERS)}")
+                raise BookError(i18n.say(N_("unknown power {power} for {kind}; the powers are {powers}"),
+                                         power=repr(power), kind=kind, powers=", ".join(POWERS)))
             table[kind] = power
         return dataclasses.replace(self, powers=table)
 
@@ -80,10 +86,12 @@ class DiceBook:
             return tuple(base[i % len(base)] for i in range(count))
         unknown = [n for n in names if n not in self.dice]
         if unknown:
-            raise BookError(f"unknown die {unknown[0]!r}; the dice are {', '.join(self.dice)}")
+            raise BookError(i18n.say(N_("unknown die {die}; the dice are {dice}"), die=repr(unknown[0]),
+                                     dice=", ".join(self.dice)))
         if len(names) != count:
-            raise BookError(f"the dice option lists {len(names)} dice; this game needs {count} "
-                            "(9 for the square, then one per player for the reserve)")
+            raise BookError(i18n.say(N_("the dice option lists {listed} dice; this game needs {count} (9 for the "
+                                        "square, then one per player for the reserve)"), listed=len(names),
+                                     count=count))
         return names
 
 

@@ -30,8 +30,10 @@ layout would give the hidden face away). Events that show a face to some seats o
 from __future__ import annotations
 
 import dataclasses
+import functools
 from typing import Any, ClassVar
 
+from controller import i18n
 from controller.engines.core import (
     CHANCE, Event, Game, GameOptions, GameOverError, IllegalActionError, NotYourTurnError, OptionsError,
     Player, RuleError,
@@ -44,6 +46,7 @@ from controller.engines.memodixe.actions import (
     place_label,
 )
 from controller.engines.memodixe.dice import BookError, DiceBook, default_book
+from controller.i18n import N_
 
 NAME = "memodixe"
 CPS, ONI = "chacun-pour-soi", "oni-contre-tous"
@@ -51,6 +54,10 @@ MODES = (CPS, ONI)
 #: Places on the square, and its centre ("l'emplacement central du carré").
 PLACES = 9
 CENTRE = 4
+#: Event arguments naming a seat (given as its number).
+_SEAT_ARGS = frozenset({"who", "victim", "to", "owner"})
+#: The names a sentence fills, once per sentence (its message carries only those).
+_placeholders = functools.cache(i18n.placeholders)
 
 # Ready-made actions (frozen dataclasses are slow to build; these are shared by every game).
 _FLIPS = tuple(Flip(p) for p in range(PLACES))
@@ -93,22 +100,29 @@ class MemodixeOptions(GameOptions):
 
     def validate(self) -> None:
         if self.mode not in MODES:
-            raise OptionsError(words.text("opt-mode", mode=self.mode, modes=", ".join(MODES)))
+            raise OptionsError(i18n.say(N_("mode must be one of {modes}, not {mode}"), mode=repr(self.mode),
+                                        modes=", ".join(MODES)))
         low, high = (2, 6) if self.mode == CPS else (4, 8)
         if type(self.players) is not int or not low <= self.players <= high:
-            raise OptionsError(words.text("opt-players", mode=self.mode, low=low, high=high, players=self.players))
+            raise OptionsError(i18n.say(N_("{mode} is played by {low} to {high} players, not {players}"),
+                                        mode=self.mode, low=low, high=high, players=repr(self.players)))
         if self.mode == ONI:
             if type(self.oni_seat) is not int or not 0 <= self.oni_seat < self.players:
-                raise OptionsError(words.text("opt-oni-seat", players=self.players, seat=self.oni_seat))
+                raise OptionsError(i18n.say(N_("oni_seat must name one of the {players} seats (0 to {last}), not "
+                                               "{seat}"), players=self.players, last=self.players - 1,
+                                            seat=repr(self.oni_seat)))
             if self.level not in fx.LEVELS:
-                raise OptionsError(words.text("opt-level", level=self.level, levels=", ".join(fx.LEVELS)))
+                raise OptionsError(i18n.say(N_("level must be one of {levels}, not {level}"), level=repr(self.level),
+                                            levels=", ".join(fx.LEVELS)))
         if not isinstance(self.dixe_continue, bool):
-            raise OptionsError(words.text("opt-bool", name="dixe_continue", value=self.dixe_continue))
+            raise OptionsError(i18n.say(N_("option {name} must be true or false, not {value}"), name="dixe_continue",
+                                        value=repr(self.dixe_continue)))
         try:
             book = default_book().with_powers(self.powers)
             book.dice_set(self.dice, dice_needed(self.mode, self.players))
         except (BookError, TypeError) as exc:
-            raise OptionsError(words.text("opt-book", reason=str(exc))) from None
+            raise OptionsError(i18n.say(N_("the dice or powers options cannot be used: {reason}"),
+                                        reason=str(exc))) from None
 
 
 def dice_needed(mode: str, players: int) -> int:
@@ -247,15 +261,19 @@ class MemodixeGame(Game[MemodixeOptions]):
             return None
         return _roll(self.queue[0][5])
 
-    def waiting_for(self) -> str:
-        """A sentence naming what the game waits for (for a dashboard)."""
+    def waiting(self) -> dict[str, Any]:
+        """What the game waits for, as a message (a dashboard says it in each reader's language)."""
         if self.over:
-            return words.text("wait-over")
+            return i18n.message(N_("the game is over"))
         step = self.queue[0]
         actor = step[1]
-        who = words.text("the-table") if actor == CHANCE else self.seat_label(actor)
+        who = i18n.message(N_("the table")) if actor == CHANCE else words.seat(self, actor)
         extra = {"place": place_label(step[2])} if step[0] in ("roll", "second", "oni-second") else {}
-        return words.text(f"wait-{step[0]}", who=who, **extra)
+        return i18n.message(words.WAITING[step[0]], who=who, **extra)
+
+    def waiting_for(self) -> str:
+        """What the game waits for, in English (the drawing's first line)."""
+        return i18n.said(self.waiting(), i18n.SOURCE_LANGUAGE)
 
     # ---- the shared interface ----------------------------------------------------------------
 
@@ -348,18 +366,24 @@ class MemodixeGame(Game[MemodixeOptions]):
         if type(action) in ACTION_TYPES:
             for field in dataclasses.fields(action):
                 if type(getattr(action, field.name)) is not _FIELD_TYPES[field.name]:
-                    raise IllegalActionError("action-fields", words.text(
-                        "refuse-fields", action=self.describe_action(action), field=field.name), self.render())
+                    raise IllegalActionError.said(
+                        "action-fields", N_("{action}: {field} has the wrong type (places and seats are whole "
+                                            "numbers)"), self.render(), action=words.action(self, action),
+                        field=field.name)
         if type(action) in (Penalty, TimeUp):
             if self.over:
-                raise GameOverError("game-over", words.text("refuse-over"), self.render())
+                raise GameOverError.said("game-over", N_("the game is over; no more actions are accepted"),
+                                         self.render())
             if player != CHANCE:
-                raise NotYourTurnError("app-only", words.text("refuse-app-only", who=self.seat_label(player)),
-                                       self.render())
+                raise NotYourTurnError.said(
+                    "app-only", N_("{who} cannot send this: only the app (the table) reports a failed gage or the end "
+                                   "of the countdown"), self.render(), who=words.seat(self, player))
             if self.mode != ONI:
-                raise IllegalActionError("oni-only", words.text("refuse-oni-only"), self.render())
+                raise IllegalActionError.said("oni-only", N_("failed gages and the countdown belong to Oni contre "
+                                                             "tous"), self.render())
             if type(action) is Penalty and not self._penalty_possible():
-                raise IllegalActionError("penalty", words.text("refuse-penalty"), self.render())
+                raise IllegalActionError.said("penalty", N_("no failed gage can cost a die now: it needs a gage in "
+                                                            "force, a die on the bag and a free place"), self.render())
             return
         super().check(player, action)
 
@@ -372,36 +396,52 @@ class MemodixeGame(Game[MemodixeOptions]):
         step = self.queue[0]
         kind = step[0]
         t = type(action)
+        touched = N_("the die at {place} has been turned: the turn goes on with a second die (\"tout DiXe touché "
+                     "devra obligatoirement être retourné\")")
         if kind in ("second", "oni-second") and t is not Flip:
-            return IllegalActionError("touched-die-must-be-flipped", words.text(
-                "refuse-touched", place=place_label(step[2])), state)
+            return IllegalActionError.said("touched-die-must-be-flipped", touched, state, place=place_label(step[2]))
         if t is CallDixe:
             if kind != "turn":
-                return IllegalActionError("dixe-at-turn-start", words.text("refuse-dixe-start"), state)
+                return IllegalActionError.said("dixe-at-turn-start", N_("DiXe ! is cried at the start of one's turn, "
+                                                                        "before flipping (\"Au début de son tour\")"),
+                                               state)
             if player == self.oni:
-                return IllegalActionError("oni-does-not-call", words.text("refuse-dixe-oni"), state)
-            return IllegalActionError("dixe-needs-a-die", words.text(
-                "refuse-dixe-no-die" if self.mode == CPS else "refuse-dixe-empty-bag"), state)
+                return IllegalActionError.said("oni-does-not-call", N_("Oni does not cry DiXe !: he plays against the "
+                                                                       "others"), state)
+            if self.mode == CPS:
+                return IllegalActionError.said("dixe-needs-a-die", N_("only a player holding at least one die may cry "
+                                                                      "DiXe ! (\"si un joueur possédant au moins un "
+                                                                      "dé\")"), state)
+            return IllegalActionError.said("dixe-needs-a-die", N_("DiXe ! needs at least one won die on the bag"),
+                                           state)
         if t is Flip and kind in ("turn", "second", "oni-turn", "oni-second", "challenge"):
             p = action.place
             if not 0 <= p < PLACES or self.die[p] < 0:
                 where = place_label(p) if 0 <= p < PLACES else repr(p)
-                return IllegalActionError("flip-in-square", words.text("refuse-flip-empty", place=where), state)
+                return IllegalActionError.said("flip-in-square", N_("there is no die to flip at {place}: flip a die of "
+                                                                    "the square"), state, place=where)
             if p in self.up:
-                return IllegalActionError("flip-two-dice", words.text("refuse-flip-twice", place=place_label(p)), state)
+                return IllegalActionError.said("flip-two-dice", N_("the die at {place} is already face up: flip "
+                                                                   "another die"), state, place=place_label(p))
             if kind in ("turn", "oni-turn"):
-                return IllegalActionError("two-dice-to-flip", words.text("refuse-flip-too-few"), state)
+                return IllegalActionError.said("two-dice-to-flip", N_("fewer than 2 dice are left in the square: no "
+                                                                      "pair can be flipped"), state)
         if kind in ("second", "oni-second"):
-            return IllegalActionError("touched-die-must-be-flipped", words.text(
-                "refuse-touched", place=place_label(step[2])), state)
+            return IllegalActionError.said("touched-die-must-be-flipped", touched, state, place=place_label(step[2]))
         if t is Take and kind == "take":
-            return IllegalActionError("take-one-of-the-pair", words.text(
-                "refuse-take", a=place_label(step[2]), b=place_label(step[3])), state)
-        return IllegalActionError("legal-action", words.text(
-            "refuse-not-now", action=self.describe_action(action), waiting=self.waiting_for()), state)
+            return IllegalActionError.said("take-one-of-the-pair", N_("win one of the two dice of the pair, at {a} or "
+                                                                      "{b}"), state, a=place_label(step[2]),
+                                           b=place_label(step[3]))
+        return IllegalActionError.said("legal-action", N_("{action} is not expected now (waiting for: {waiting})"),
+                                       state, action=words.action(self, action), waiting=self.waiting())
+
+    def describe_message(self, action: Any) -> dict[str, Any] | str:
+        """An action in words, as a message said in the reader's language ("flip the die at b2")."""
+        return words.action(self, action)
 
     def describe_action(self, action: Any) -> str:
-        return words.describe(action, self.seat_label)
+        """A short English description of an action (saves' and logs' errors quote it)."""
+        return i18n.said(self.describe_message(action), i18n.SOURCE_LANGUAGE)
 
     @classmethod
     def encode_action(cls, action: Any) -> Any:
@@ -421,20 +461,61 @@ class MemodixeGame(Game[MemodixeOptions]):
     def _apply_fast(self, player: Player, action: Any) -> None:
         self._act(player, action, None)
 
-    def _say(self, events: list[Event] | None, event_kind: str, msg: str, audience: tuple[int, ...] | None = None,
+    def _say(self, events: list[Event] | None, event_kind: str, msgid: str, audience: tuple[int, ...] | None = None,
              /, **args: Any) -> None:
-        """Add an event (nothing on the fast path, where ``events`` is ``None``)."""
-        if events is not None:
-            events.append(words.event(event_kind, msg, args, audience))
+        """Add an event saying ``msgid`` (nothing on the fast path, where ``events`` is ``None``).
+
+        Callers pass plain values: seats as numbers (``who``, ``victim``, ``to``, ``owner``), places
+        as labels, faces and kinds as the book names them, a ``power``, a ``card``, the game's
+        ``result``. The event's ``data`` keeps them (seats as their labels) with ``audience``, the
+        seats that alone may see it; its message says them in words (:mod:`.words`).
+        """
+        if events is None:
+            return
+        data: dict[str, Any] = {}
+        said: dict[str, Any] = {}
+        for key, value in args.items():
+            if key in _SEAT_ARGS:
+                data[key] = self.seat_label(value)
+                said[key] = words.seat(self, value)
+            elif key == "face":
+                data[key] = value
+                said[key] = words.face(value)
+            elif key == "kind":
+                data[key] = value
+                said["symbol"] = words.face(value)
+            elif key == "faces":
+                data[key] = dict(value)
+                said[key] = i18n.listing([i18n.message(N_("{place} {face}"), place=place, face=words.face(face))
+                                          for place, face in value.items()])
+            elif key == "power":
+                data[key] = value
+                said["text"] = words.power_text(value, self.mode)
+            elif key == "card":
+                data[key] = value
+                said["title"], effect = words.EFFECT_TEXTS[value]
+                said["effect"] = i18n.message(effect)
+            elif key == "result":
+                data[key] = value
+                said["reason"] = i18n.message(words.END_REASONS[value])
+            elif key == "winners":
+                data[key] = list(value)
+                said["who"] = i18n.listing([words.seat(self, w) for w in value])
+            else:
+                data[key] = said[key] = value
+        if audience is not None:
+            data["audience"] = list(audience)
+        wanted = _placeholders(msgid)
+        events.append(Event.said(event_kind, msgid, data, **{k: v for k, v in said.items() if k in wanted}))
 
     def _act(self, player: Player, action: Any, events: list[Event] | None) -> None:
         t = type(action)
         if t is TimeUp:
-            self._say(events, "time-up", "time-up")
+            self._say(events, "time-up", N_("the countdown rings"))
             self._finish(events, "time")
             return
         if t is Penalty:
-            self._say(events, "penalty", "penalty")
+            self._say(events, "penalty", N_("a gage was failed: Oni rolls a won die back into the square"))
             self.queue.insert(0, ("relaunch", self.oni))
             self._settle(events)
             return
@@ -459,21 +540,23 @@ class MemodixeGame(Game[MemodixeOptions]):
         face = action.face
         self.top[place] = face
         self.bottom[place] = self.book.opposite(self.die_names[die], face)
-        self._say(events, "roll", "rolled", place=place_label(place), face=face)
+        self._say(events, "roll", N_("the die at {place} lands on {face}"), place=place_label(place), face=face)
         if purpose == "bomb" and face == self.book.bomb_face:
             self._win(seat, place)
-            self._say(events, "bomb", "bomb-won", who=self.seat_label(seat), place=place_label(place))
+            self._say(events, "bomb", N_("the bomb! {who} wins the die at {place} too"),
+                      who=seat, place=place_label(place))
         elif purpose == "skull" and face == self.book.skull_face:
             if self.mode == CPS:
                 for s in range(self.n):
                     if s != seat and self.won[s]:
                         self.discarded.append(self.won[s].pop())
-                        self._say(events, "discard", "skull-discard", who=self.seat_label(s))
+                        self._say(events, "discard", N_("the skull! {who} discards a die"), who=s)
             elif self.bag:
                 won = self.bag.pop()
                 back = self.free_places()
                 target = step[7] if len(step) > 7 and step[7] in back else (back[0] if back else -1)
-                self._say(events, "skull", "skull-return", who=self.seat_label(seat))
+                self._say(events, "skull", N_("the skull! {who} must roll the won die back into the square"),
+                          who=seat)
                 if target >= 0:
                     self.queue.insert(0, self._roll_step(target, "plain", die=won))
                 else:
@@ -496,12 +579,15 @@ class MemodixeGame(Game[MemodixeOptions]):
         face = self.bottom[place]
         if seat == self.oni:
             self.shown[seat][place] = face
-            self._say(events, "flip", "oni-flips", place=place_label(place))
-            self._say(events, "seen", "you-see", (seat,), place=place_label(place), face=face)
+            self._say(events, "flip", N_("Oni flips the die at {place} and hides it from the players"),
+                      place=place_label(place))
+            self._say(events, "seen", N_("you see {face} under the die at {place}"),
+                      (seat,), place=place_label(place), face=face)
         else:
             for row in self.shown:
                 row[place] = face
-            self._say(events, "flip", "flips", who=self.seat_label(seat), place=place_label(place), face=face)
+            self._say(events, "flip", N_("{who} flips the die at {place}: {face}"),
+                      who=seat, place=place_label(place), face=face)
 
     def _on_second(self, step: tuple[Any, ...], action: Flip, events: list[Event] | None) -> None:
         seat, a, b = step[1], step[2], action.place
@@ -510,20 +596,19 @@ class MemodixeGame(Game[MemodixeOptions]):
         if kind != self.book.kind(self.bottom[b]):  # type: ignore[arg-type]
             self.up.clear()
             if seat == self.oni:
-                self._say(events, "no-pair", "oni-no-pair")
+                self._say(events, "no-pair", N_("Oni puts his two dice back"))
                 return
-            self._say(events, "no-pair", "no-pair", who=self.seat_label(seat))
+            self._say(events, "no-pair", N_("{who} finds two different symbols: the dice go back in place"), who=seat)
             self.queue[0:0] = [("draw", seat), ("end", seat, False)] if self.mode == ONI else [("end", seat, False)]
             return
         if seat == self.oni:
             # "Si celui-ci trouve une paire, il relance les 2 DiXes et les replace dans le carré."
             self.up.clear()
-            self._say(events, "pair", "oni-pair")
+            self._say(events, "pair", N_("Oni found a pair: he rolls both dice again and puts them back"))
             self.queue[0:0] = [self._roll_step(a, "plain"), self._roll_step(b, "plain")]
             return
         power = self.power_of(kind)
-        self._say(events, "pair", "pair", who=self.seat_label(seat), kind=kind, power=power,
-                  text=words.power_text(power, self.mode))
+        self._say(events, "pair", N_("{who} finds a pair of {symbol}: {text}"), who=seat, kind=kind, power=power)
         self.queue[0:0] = self._pair_steps(seat, a, b, power) if self.mode == CPS else self._oni_pair_steps(seat, a, b, power)
 
     def _pair_steps(self, seat: int, a: int, b: int, power: str) -> list[tuple[Any, ...]]:
@@ -582,12 +667,14 @@ class MemodixeGame(Game[MemodixeOptions]):
         self.up.clear()
         won_die = self.die[x]
         self._win(seat, x)
-        self._say(events, "won", "takes" if self.mode == CPS else "takes-bag", who=self.seat_label(seat),
-                  place=place_label(x))
+        won = N_("{who} wins the die at {place}") if self.mode == CPS else N_("{who} wins the die at {place} and puts "
+                                                                              "it on the bag")
+        self._say(events, "won", won, who=seat, place=place_label(x))
         if self.mode == ONI and power == "swap":
             self.queue.insert(0, ("face", seat, y))
         elif self.mode == ONI and power == "reroll":
-            self._say(events, "kept", "kept", place=place_label(y))
+            self._say(events, "kept", N_("the die at {place} goes back with its initial symbol"),
+                      place=place_label(y))
         elif power in ("bomb", "skull"):
             roll = self._roll_step(y, power, seat)
             self.queue.insert(0, roll + (x, won_die) if self.mode == ONI else roll)
@@ -613,9 +700,9 @@ class MemodixeGame(Game[MemodixeOptions]):
             for row in self.shown:
                 row[p] = self.bottom[p]
         faces = {place_label(p): self.bottom[p] for p in usable}
-        self._say(events, "dixe", "dixe-called", who=self.seat_label(seat), faces=faces)
+        self._say(events, "dixe", N_("{who} cries DiXe !: every die is turned up ({faces})"), who=seat, faces=faces)
         if not self.pair_left():
-            self._say(events, "dixe-right", "dixe-right", who=self.seat_label(seat))
+            self._say(events, "dixe-right", N_("{who} is right: no pair is left"), who=seat)
             if self.mode == ONI:
                 self._finish(events, "dixe")
                 return
@@ -624,7 +711,7 @@ class MemodixeGame(Game[MemodixeOptions]):
                 self._win(seat, usable[0])
             elif self.reserve:
                 self.won[seat].append(self.reserve.pop())
-            self._say(events, "won", "last-die", who=self.seat_label(seat))
+            self._say(events, "won", N_("{who} wins a last die"), who=seat)
             if self.options.dixe_continue:
                 self.queue.insert(0, ("dixe-choice", seat))
             else:
@@ -637,8 +724,16 @@ class MemodixeGame(Game[MemodixeOptions]):
         else:
             self.discarded.extend(self.won[seat])
             self.won[seat].clear()
-        self._say(events, "dixe-wrong", "dixe-wrong" if self.mode == CPS else "dixe-wrong-bag",
-                  who=self.seat_label(seat), count=lost)
+        if self.mode == CPS and lost == 1:
+            wrong = N_("{who} is wrong, a pair is left: {who} discards their die and the square is rolled again")
+        elif self.mode == CPS:
+            wrong = N_("{who} is wrong, a pair is left: {who} discards {count} dice and the square is rolled again")
+        elif lost == 1:
+            wrong = N_("{who} is wrong, a pair is left: the die on the bag is discarded and the square is rolled again")
+        else:
+            wrong = N_("{who} is wrong, a pair is left: the {count} dice of the bag are discarded and the square is "
+                       "rolled again")
+        self._say(events, "dixe-wrong", wrong, who=seat, count=lost)
         self.queue[0:0] = [self._roll_step(p, "plain") for p in self.usable()] + [("end", seat, False)]
 
     def _on_dixe_choice(self, step: tuple[Any, ...], action: Any, events: list[Event] | None) -> None:
@@ -646,7 +741,7 @@ class MemodixeGame(Game[MemodixeOptions]):
         if type(action) is EndGame:
             self._finish(events, "dixe")
             return
-        self._say(events, "play-on", "play-on", who=self.seat_label(seat))
+        self._say(events, "play-on", N_("{who} rolls the remaining dice again: the game goes on"), who=seat)
         self.queue[0:0] = [self._roll_step(p, "plain") for p in self.usable()] + [("refill", seat), ("end", seat, False)]
 
     # -- powers' choices --
@@ -660,28 +755,31 @@ class MemodixeGame(Game[MemodixeOptions]):
         if public:
             for row in self.shown:
                 row[p] = face
-            self._say(events, "show", "shows", who=self.seat_label(seat), place=place_label(p), face=face)
+            self._say(events, "show", N_("{who} shows everyone {face} under the die at {place}"),
+                      who=seat, place=place_label(p), face=face)
         else:
             self.shown[seat][p] = face
-            self._say(events, "peek", "peeks", who=self.seat_label(seat), place=place_label(p))
-            self._say(events, "seen", "you-see", (seat,), place=place_label(p), face=face)
+            self._say(events, "peek", N_("{who} looks secretly under the die at {place}"),
+                      who=seat, place=place_label(p))
+            self._say(events, "seen", N_("you see {face} under the die at {place}"),
+                      (seat,), place=place_label(p), face=face)
         if left > 1 and len([q for q in self.usable() if q not in self.up]) > 0:
             self.queue.insert(0, ("peek", seat, left - 1, public))
 
     def _on_steal(self, step: tuple[Any, ...], action: Steal, events: list[Event] | None) -> None:
         seat = step[1]
         self.won[seat].append(self.won[action.seat].pop())
-        self._say(events, "steal", "steals", who=self.seat_label(seat), victim=self.seat_label(action.seat))
+        self._say(events, "steal", N_("{who} steals a die from {victim}"), who=seat, victim=action.seat)
 
     def _on_give(self, step: tuple[Any, ...], action: Give, events: list[Event] | None) -> None:
         giver = step[1]
         self.won[action.seat].append(self.won[giver].pop())
-        self._say(events, "give", "gives", who=self.seat_label(giver), to=self.seat_label(action.seat))
+        self._say(events, "give", N_("{who} gives a die to {to}"), who=giver, to=action.seat)
 
     def _on_swap(self, step: tuple[Any, ...], action: Any, events: list[Event] | None) -> None:
         _, seat, _optional, public = step
         if type(action) is Skip:
-            self._say(events, "swap", "no-swap", who=self.seat_label(seat))
+            self._say(events, "swap", N_("{who} swaps nothing"), who=seat)
             return
         a, b = action.a, action.b
         for lst in (self.die, self.top, self.bottom):
@@ -690,11 +788,12 @@ class MemodixeGame(Game[MemodixeOptions]):
         for row in rows:
             row[a], row[b] = row[b], row[a]
         if public:
-            self._say(events, "swap", "oni-swaps", a=place_label(a), b=place_label(b))
+            self._say(events, "swap", N_("Oni swaps the dice at {a} and {b}"), a=place_label(a), b=place_label(b))
         else:
             # "secrètement (les autres joueurs détournent le regard)": the others keep what they saw
-            self._say(events, "swap", "swaps-secretly", who=self.seat_label(seat))
-            self._say(events, "swapped", "you-swapped", (seat,), a=place_label(a), b=place_label(b))
+            self._say(events, "swap", N_("{who} may swap two dice while the others look away"), who=seat)
+            self._say(events, "swapped", N_("you swapped the dice at {a} and {b}"),
+                      (seat,), a=place_label(a), b=place_label(b))
 
     def _on_aside(self, step: tuple[Any, ...], action: SetAside, events: list[Event] | None) -> None:
         seat, owner = step[1], step[2]
@@ -702,11 +801,13 @@ class MemodixeGame(Game[MemodixeOptions]):
         self.aside.append([p, self.die[p], self.top[p], self.bottom[p], owner])  # type: ignore[list-item]
         self.die[p] = -1
         self.top[p] = self.bottom[p] = None
-        self._say(events, "aside", "sets-aside", who=self.seat_label(seat), place=place_label(p),
-                  owner=self.seat_label(owner))
+        self._say(events, "aside", N_("{who} sets the die at {place} aside until the start of {owner}'s next turn"),
+                  who=seat, place=place_label(p),
+                  owner=owner)
 
     def _on_reroll(self, step: tuple[Any, ...], action: Reroll, events: list[Event] | None) -> None:
-        self._say(events, "reroll", "rerolls", who=self.seat_label(step[1]), place=place_label(action.place))
+        self._say(events, "reroll", N_("{who} rolls the die at {place} again"),
+                  who=step[1], place=place_label(action.place))
         self.queue.insert(0, self._roll_step(action.place, "plain"))
 
     def _on_face(self, step: tuple[Any, ...], action: ChooseFace, events: list[Event] | None) -> None:
@@ -715,11 +816,13 @@ class MemodixeGame(Game[MemodixeOptions]):
         self.top[p] = self.book.opposite(self.die_names[self.die[p]], action.face)
         for row in self.shown:
             row[p] = action.face
-        self._say(events, "face", "chooses-face", who=self.seat_label(seat), place=place_label(p), face=action.face)
+        self._say(events, "face", N_("{who} puts the die at {place} back resting on {face}"),
+                  who=seat, place=place_label(p), face=action.face)
 
     def _on_announce(self, step: tuple[Any, ...], action: Announce, events: list[Event] | None) -> None:
         self.challenge = action.kind
-        self._say(events, "announce", "announces", who=self.seat_label(step[1]), kind=action.kind)
+        self._say(events, "announce", N_("{who} announces {symbol}: the next player must find it with one flip"),
+                  who=step[1], kind=action.kind)
 
     def _on_challenge(self, step: tuple[Any, ...], action: Flip, events: list[Event] | None) -> None:
         seat, kind = step[1], step[2]
@@ -728,9 +831,9 @@ class MemodixeGame(Game[MemodixeOptions]):
         self.up.clear()
         if self.book.kind(self.bottom[p]) == kind:  # type: ignore[arg-type]
             self._win(seat, p)
-            self._say(events, "won", "challenge-won", who=self.seat_label(seat), place=place_label(p))
+            self._say(events, "won", N_("{who} finds it and wins the die at {place}"), who=seat, place=place_label(p))
         else:
-            self._say(events, "no-pair", "challenge-lost", who=self.seat_label(seat), kind=kind)
+            self._say(events, "no-pair", N_("{who} does not find {symbol}"), who=seat, kind=kind)
 
     def _on_centre(self, step: tuple[Any, ...], action: Any, events: list[Event] | None) -> None:
         if type(action) is Skip:
@@ -741,15 +844,15 @@ class MemodixeGame(Game[MemodixeOptions]):
         self.top[p] = self.bottom[p] = None
         for row in self.shown:   # moved in sight: what each seat saw moves with the die
             row[CENTRE], row[p] = row[p], None
-        self._say(events, "centre", "to-centre", place=place_label(p))
+        self._say(events, "centre", N_("Oni moves the die at {place} to the centre"), place=place_label(p))
 
     def _on_race(self, step: tuple[Any, ...], action: Race, events: list[Event] | None) -> None:
         if action.oni_first:
-            self._say(events, "race", "race-oni")
+            self._say(events, "race", N_("Oni grabbed the middle die: he rolls it and puts it back in the middle"))
             self.queue.insert(0, self._roll_step(CENTRE, "plain"))
         else:
             self._win(self.turn_seat, CENTRE)
-            self._say(events, "race", "race-players")
+            self._say(events, "race", N_("a player grabbed the middle die first: it goes on the bag"))
 
     def _on_turnover(self, step: tuple[Any, ...], action: Any, events: list[Event] | None) -> None:
         _, oni, left = step
@@ -760,13 +863,15 @@ class MemodixeGame(Game[MemodixeOptions]):
         self.top[p] = self.book.opposite(self.die_names[self.die[p]], action.face)
         self._forget(p)
         self.shown[oni][p] = action.face
-        self._say(events, "turn-over", "oni-turns-over", place=place_label(p))
+        self._say(events, "turn-over", N_("Oni turns the die at {place} over onto a hidden face of his choice"),
+                  place=place_label(p))
         if left > 1:
             self.queue.insert(0, ("turnover", oni, left - 1))
 
     def _on_relaunch(self, step: tuple[Any, ...], action: Relaunch, events: list[Event] | None) -> None:
         die = self.bag.pop()
-        self._say(events, "relaunch", "relaunch", place=place_label(action.place))
+        self._say(events, "relaunch", N_("Oni rolls a won die from the bag into {place}"),
+                  place=place_label(action.place))
         self.queue.insert(0, self._roll_step(action.place, "plain", die=die))
 
     # ---- what runs by itself -----------------------------------------------------------------
@@ -793,10 +898,10 @@ class MemodixeGame(Game[MemodixeOptions]):
         """A step whose actor has no option: a turn passes, a power has nothing to act on."""
         if step[0] == "turn":
             self.passes += 1
-            self._say(events, "pass", "passes", who=self.seat_label(step[1]))
+            self._say(events, "pass", N_("{who} cannot flip two dice nor cry DiXe !: the turn passes"), who=step[1])
             self.queue.insert(0, ("end", step[1], False))
         elif step[0] == "steal":
-            self._say(events, "steal", "nothing-to-steal", who=self.seat_label(step[1]))
+            self._say(events, "steal", N_("nobody has a die for {who} to steal"), who=step[1])
 
     def _begin(self, step: tuple[Any, ...], events: list[Event] | None) -> None:
         """The start of a seat's turn: dice set aside for it come back, its lasting effects end, and
@@ -808,12 +913,13 @@ class MemodixeGame(Game[MemodixeOptions]):
             self.aside.remove(entry)
             p = entry[0]
             self.die[p], self.top[p], self.bottom[p] = entry[1], entry[2], entry[3]  # type: ignore[assignment]
-            self._say(events, "aside", "back-from-aside", place=place_label(p))  # type: ignore[arg-type]
+            self._say(events, "aside", N_("the die set aside comes back to {place}"),
+                      place=place_label(p))  # type: ignore[arg-type]
         if self.mode == ONI:
             self.in_force = [(e, s) for e, s in self.in_force if not (s == seat and e in fx.UNTIL_NEXT_TURN)]
             if self.quiet_until == seat:
                 self.quiet_until = -1
-        self._say(events, "turn", "turn", who=self.seat_label(seat), turn=self.turn_no)
+        self._say(events, "turn", N_("turn {turn}: {who} plays"), who=seat, turn=self.turn_no)
         ends = self._stuck()
         if ends:
             self._finish(events, ends)
@@ -840,7 +946,7 @@ class MemodixeGame(Game[MemodixeOptions]):
     def _end(self, step: tuple[Any, ...], events: list[Event] | None) -> None:
         seat, again = step[1], step[2]
         if again:
-            self._say(events, "again", "plays-again", who=self.seat_label(seat))
+            self._say(events, "again", N_("{who} plays again"), who=seat)
         self.queue.insert(0, ("begin", seat if again else self.next_seat(seat)))
 
     def _refill(self, step: tuple[Any, ...], events: list[Event] | None) -> None:
@@ -851,7 +957,7 @@ class MemodixeGame(Game[MemodixeOptions]):
             if not self.reserve:
                 break
             rolls.append(self._roll_step(p, "refill", die=self.reserve.pop(0)))
-            self._say(events, "refill", "refill", place=place_label(p))
+            self._say(events, "refill", N_("a die from the reserve is rolled into {place}"), place=place_label(p))
         self.queue[0:0] = rolls
 
     def _share(self, step: tuple[Any, ...], events: list[Event] | None) -> None:
@@ -861,7 +967,7 @@ class MemodixeGame(Game[MemodixeOptions]):
         counts = [len(w) for w in self.won]
         most, least = max(counts), min(counts)
         if most == least:
-            self._say(events, "share", "share-nothing")
+            self._say(events, "share", N_("everyone has as many dice: nothing changes hands"))
             return
         poorest = tuple(s for s in range(self.n) if counts[s] == least)
         givers = [s for s in range(self.n) if counts[s] == most]
@@ -869,7 +975,7 @@ class MemodixeGame(Game[MemodixeOptions]):
         for giver in givers:
             if len(poorest) == 1:
                 self.won[poorest[0]].append(self.won[giver].pop())
-                self._say(events, "give", "gives", who=self.seat_label(giver), to=self.seat_label(poorest[0]))
+                self._say(events, "give", N_("{who} gives a die to {to}"), who=giver, to=poorest[0])
             else:
                 steps.append(("give", giver, poorest))
         self.queue[0:0] = steps
@@ -879,13 +985,13 @@ class MemodixeGame(Game[MemodixeOptions]):
         apparaître un effet à appliquer dans le jeu." Drawn from the seeded generator."""
         seat = step[1]
         if self.quiet_until >= 0:
-            self._say(events, "effect", "no-press")
+            self._say(events, "effect", N_("nobody presses the button this turn"))
             return
         if not self.deck:
             self.deck = fx.deck(self.options.level)
             self.rng.shuffle(self.deck)
         card = self.last_card = self.deck.pop()
-        self._say(events, "effect", f"card-{card}", who=self.seat_label(seat), card=card)
+        self._say(events, "effect", N_("{who} draws \"{title}\": {effect}"), who=seat, card=card)
         oni = self.oni
         usable = self.usable()
         steps: list[tuple[Any, ...]] = []
@@ -918,14 +1024,14 @@ class MemodixeGame(Game[MemodixeOptions]):
         self.queue.clear()
         self.up.clear()
         if self.mode == ONI:
-            msg = "players-win" if result == "dixe" else "oni-wins"
-            self._say(events, "game-over", msg, reason=words.text(f"end-{result}"),
-                      winners=[s for s in range(self.n) if s != self.oni] if result == "dixe" else [self.oni])
+            if result == "dixe":
+                self._say(events, "game-over", N_("the players win, Oni will not rejoice this time ({reason})"),
+                          result=result, winners=[s for s in range(self.n) if s != self.oni])
+            else:
+                self._say(events, "game-over", N_("Oni wins ({reason})"), result=result, winners=[self.oni])
             return
-        winners = self.winners()
-        self._say(events, "game-over", "game-over", reason=words.text(f"end-{result}"),
-                  who=" and ".join(self.seat_label(w) for w in winners), winners=list(winners),
-                  scores=[len(w) for w in self.won])
+        self._say(events, "game-over", N_("the game is over ({reason}): {who} win(s)"), result=result,
+                  winners=self.winners(), scores=[len(w) for w in self.won])
 
     # ---- looking at the game -----------------------------------------------------------------
 
@@ -987,7 +1093,7 @@ class MemodixeGame(Game[MemodixeOptions]):
             "discarded": len(self.discarded),
             "turn_seat": self.turn_seat,
             "turn": self.turn_no,
-            "waiting_for": self.waiting_for(),
+            "waiting_for": self.waiting(),
             "to_act": list(self.current_players()),
             "last_caller": self.last_caller,
             "in_force": [list(e) for e in self.in_force],

@@ -20,6 +20,7 @@ from typing import Any, TypeVar
 
 from controller.engines.core import Bot, IllegalActionError
 from controller.engines.pixoid.actions import DIRECTION_INDEX, Place, Program
+from controller.i18n import N_
 
 A = TypeVar("A")
 
@@ -31,7 +32,8 @@ class PixoidBot(Bot):
     def choose(self, game: Any, player: int) -> Any:
         actions = game.legal_actions(player)
         if not actions:
-            raise IllegalActionError("no-legal-action", f"seat {player} has nothing to do now", game.render())
+            raise IllegalActionError.said("no-legal-action", N_("{player} has nothing to do now"), game.render(),
+                                          player=game.player_words(player))
         if isinstance(actions[0], Place):
             return self._place(game, actions)
         piece = actions[0].piece

@@ -20,19 +20,22 @@ import copy
 import dataclasses
 from typing import Any, ClassVar
 
+from controller import i18n
 from controller.engines.core import (
     Event,
     Game,
     GameOptions,
+    GameOverError,
     IllegalActionError,
+    NotYourTurnError,
     OptionsError,
     RuleError,
 )
 from controller.engines.pixoid import render as _render
+from controller.engines.pixoid import words
 from controller.engines.pixoid.actions import (
     DIAGONALS,
     DIRECTION_INDEX,
-    DIRECTIONS,
     ORTHOGONAL,
     Place,
     Program,
@@ -40,6 +43,7 @@ from controller.engines.pixoid.actions import (
     encode,
 )
 from controller.engines.pixoid.board import MAX_DISTANCE, Board, BoardError, board_from_text, load_board
+from controller.i18n import N_, listing
 
 #: Cubes in the reserve at the start of each round ("Placez les 12 cubes neutres restants").
 RESERVE_CUBES = 12
@@ -53,6 +57,14 @@ DEFAULT_BOARD = "classic"
 PLACEMENT, PROGRAMMING, OVER = "placement", "programming", "over"
 #: Who controls each piece when every seat plays its own (the 4-player game): piece ``i``, seat ``i``.
 OWN_PIECES: tuple[int, ...] = tuple(range(PIECES))
+#: Why a program into a wall right against the piece is refused, by direction ("vous ne pouvez pas
+#: programmer une direction vers un mur contre lequel vous vous trouvez déjà").
+WALL_AHEAD: dict[str, str] = {
+    "up": N_("there is a wall just above {piece} on {pix}: program another direction"),
+    "right": N_("there is a wall just to the right of {piece} on {pix}: program another direction"),
+    "down": N_("there is a wall just below {piece} on {pix}: program another direction"),
+    "left": N_("there is a wall just to the left of {piece} on {pix}: program another direction"),
+}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -132,6 +144,9 @@ class PixoidGame(Game[PixoidOptions]):
     Pieces (the players' coloured cubes and controllers) are numbered 0 to 3; piece ``i`` belongs
     to seat ``i``, and in the 3-player game piece 3 is the spare Bug whose controller changes
     hands every turn (see :meth:`controller_owner`).
+
+    Events and refusals are messages (:mod:`controller.i18n`), said in each reader's language; they
+    name a seat by name and colour and a piece by role and colour (:mod:`.words`), never by number.
 
     ``phase`` is "placement", "programming" or "over"; ``round_index`` and ``turn_in_round`` count
     from 0; ``reserve`` is the neutral cubes left in the reserve, ``bonus_cubes`` the Pix indices
@@ -219,6 +234,20 @@ class PixoidGame(Game[PixoidOptions]):
 
     def role(self, piece: int) -> str:
         return "Pixoid" if piece == self.pixoid_seat else "Bug"
+
+    # ---- naming, in the players' words ----
+
+    def player_words(self, seat: int) -> words.Message:
+        """Seat ``seat`` as texts name it: "Ada (red)" once the seats are named, else "Red"."""
+        return words.player(seat, self.seat_names, self.players)
+
+    def piece_words(self, piece: Any) -> words.Message:
+        """A piece as texts name it: "Pixoid", or its Bug by colour ("the blue Bug")."""
+        return words.piece(piece, self.pixoid_seat)
+
+    def seat_label(self, seat: int) -> str:
+        """The English of :meth:`player_words`: a player is never "seat N" in Pixoid's texts."""
+        return i18n.said(self.player_words(seat), i18n.SOURCE_LANGUAGE)
 
     @property
     def reserve_taken(self) -> int:
@@ -343,12 +372,14 @@ class PixoidGame(Game[PixoidOptions]):
         self.pos[piece] = index
         events = None
         if emit:
-            label = self._tables.labels[index]
             events = [
-                Event(
+                Event.said(
                     "placed",
-                    f"{self.role(piece)} {piece} ({self.seat_label(player)}) starts on {label}",
+                    N_("{player} places {piece} on the start Pix {pix}"),
                     {"piece": piece, "seat": player, "role": self.role(piece).lower(), "pix": self._tables.coords[index]},
+                    player=self.player_words(player),
+                    piece=self.piece_words(piece),
+                    pix=self._tables.labels[index],
                 )
             ]
         if not self.place_queue:
@@ -372,11 +403,11 @@ class PixoidGame(Game[PixoidOptions]):
             return None
         locked = player not in self._owing
         events = [
-            Event(
+            Event.said(
                 "locked" if locked else "programmed",
-                f"{self.seat_label(player)} has locked in" if locked
-                else f"{self.seat_label(player)} has set one of its controllers",
+                N_("{player} has locked in") if locked else N_("{player} has locked one of their two controllers"),
                 {"seat": player, "waiting": list(self._owing)},
+                player=self.player_words(player),
             )
         ]
         if not self.waiting:
@@ -399,11 +430,15 @@ class PixoidGame(Game[PixoidOptions]):
         if emit:
             revealed = self._revealed(pixoid, owners, programs)
             events.append(
-                Event(
+                Event.said(
                     "revealed",
-                    "programs revealed: "
-                    + ", ".join(f"{r['role'].capitalize()} {r['piece']} {r['direction']} {r['distance']}" for r in revealed),
+                    N_("programs revealed: {programs}"),
                     {"turn": turn_no, "round": round_no, "programs": revealed},
+                    programs=listing(
+                        i18n.message(N_("{piece}: {move}"), piece=words.piece(r["piece"], pixoid),
+                                     move=words.program(r["direction"], r["distance"]))
+                        for r in revealed
+                    ),
                 )
             )
             self._last_turn = {"round": round_no, "turn": turn_no, "programs": revealed, "moves": move_data}
@@ -434,10 +469,11 @@ class PixoidGame(Game[PixoidOptions]):
                 self.bonus_taken += 1
                 if emit:
                     bonus_events.append(
-                        Event(
+                        Event.said(
                             "bonus",
-                            f"Pixoid takes the bonus cube on {self._tables.labels[index]}",
+                            N_("Pixoid takes the bonus cube on {pix}"),
                             {"piece": pixoid, "pix": self._tables.coords[index], "bonus_taken": self.bonus_taken},
+                            pix=self._tables.labels[index],
                         )
                     )
                 if self._short_game_won():
@@ -486,15 +522,16 @@ class PixoidGame(Game[PixoidOptions]):
         self.reserve -= 1
         if emit:
             events.append(
-                Event(
+                Event.said(
                     "survived",
-                    f"Pixoid survives and takes a cube from the reserve ({self.reserve} left)",
+                    N_("Pixoid survives the turn and takes a cube from the reserve ({left} left)"),
                     {
                         "piece": pixoid,
                         "reserve": self.reserve,
                         "reserve_taken": self.reserve_taken,
                         "bonus_taken": self.bonus_taken,
                     },
+                    left=self.reserve,
                 )
             )
         if self._short_game_won():
@@ -533,22 +570,29 @@ class PixoidGame(Game[PixoidOptions]):
         }
 
     def _moved_event(self, pixoid: int, move: tuple[int, int, int, tuple[int, ...], int, bool], move_data: list[dict[str, Any]]) -> Event:
-        piece, _seat, start, walked, _distance, stopped = move
+        piece, seat, start, walked, _distance, stopped = move
         labels = self._tables.labels
         end = walked[-1] if walked else start
-        text = f"{'Pixoid' if piece == pixoid else 'Bug'} {piece} moves {labels[start]} -> {labels[end]}"
-        if stopped:
-            text += " (stopped by a wall)"
         data = self._move_data(pixoid, *move)
         move_data.append(data)
-        return Event("moved", text, data)
+        return Event.said(
+            "moved",
+            N_("{player} moves {piece} from {start} to {end}, stopped by a wall") if stopped
+            else N_("{player} moves {piece} from {start} to {end}"),
+            data,
+            player=self.player_words(seat),
+            piece=words.piece(piece, pixoid),
+            start=labels[start],
+            end=labels[end],
+        )
 
     def _captured_event(self, at: int, by: list[int], when: str) -> Event:
-        bugs = ", ".join(str(b) for b in by)
-        return Event(
+        return Event.said(
             "captured",
-            f"Pixoid is caught on {self._tables.labels[at]} by Bug {bugs}",
+            N_("Pixoid is caught on {pix} by {bugs}"),
             {"piece": self.pixoid_seat, "by": list(by), "pix": self._tables.coords[at], "during": when},
+            pix=self._tables.labels[at],
+            bugs=words.pieces(by, self.pixoid_seat),
         )
 
     def _end_round(self, reason: str, events: list[Event] | None) -> list[Event] | None:
@@ -558,11 +602,11 @@ class PixoidGame(Game[PixoidOptions]):
         if self.short_game:
             self.short_winner = "bugs" if reason == "captured" else "pixoid"
             if events is not None:
-                winner_text = "Pixoid wins" if self.short_winner == "pixoid" else "the Bugs win"
                 events.append(
-                    Event(
+                    Event.said(
                         "round-over",
-                        f"the short game ends: {winner_text}",
+                        N_("the short game ends: Pixoid has its 12 cubes and wins") if self.short_winner == "pixoid"
+                        else N_("the short game ends: Pixoid is caught and the Bugs win"),
                         {
                             "round": 1,
                             "pixoid_seat": pixoid,
@@ -586,10 +630,10 @@ class PixoidGame(Game[PixoidOptions]):
         self.round_points.append(points)
         if events is not None:
             events.append(
-                Event(
+                Event.said(
                     "round-over",
-                    f"round {self.round_index + 1} ends ({reason}): Pixoid scores {points[pixoid]}, "
-                    f"each Bug scores {self.reserve}",
+                    N_("round {round} ends, {why}: {player} scores {pixoid_points} as Pixoid and each Bug scores "
+                       "{bug_points}"),
                     {
                         "round": self.round_index + 1,
                         "pixoid_seat": pixoid,
@@ -599,6 +643,11 @@ class PixoidGame(Game[PixoidOptions]):
                         "points": list(points),
                         "scores": list(self.totals),
                     },
+                    round=self.round_index + 1,
+                    why=i18n.message(N_("Pixoid was caught") if reason == "captured" else N_("the reserve is empty")),
+                    player=self.player_words(pixoid),
+                    pixoid_points=words.points(points[pixoid]),
+                    bug_points=words.points(self.reserve),
                 )
             )
         self.programs = {}
@@ -613,10 +662,12 @@ class PixoidGame(Game[PixoidOptions]):
         self.pixoid_seat = (pixoid + 1) % self.players
         if events is not None:
             events.append(
-                Event(
+                Event.said(
                     "role-change",
-                    f"{self.seat_label(self.pixoid_seat)} becomes Pixoid; {self.seat_label(pixoid)} becomes a Bug",
+                    N_("{new} becomes Pixoid; {old} becomes a Bug"),
                     {"pixoid_seat": self.pixoid_seat, "previous": pixoid, "round": self.round_index + 1},
+                    new=self.player_words(self.pixoid_seat),
+                    old=self.player_words(pixoid),
                 )
             )
         self._start_round()
@@ -625,14 +676,42 @@ class PixoidGame(Game[PixoidOptions]):
     def _game_over_event(self) -> Event:
         winners = list(self.winners())
         scores = list(self.scores())
-        who = " and ".join(self.seat_label(w) for w in winners)
-        return Event("game-over", f"the game is over: {who} win{'s' if len(winners) == 1 else ''}", {"winners": winners, "scores": scores})
+        data = {"winners": winners, "scores": scores}
+        who = listing(map(self.player_words, winners))
+        alone = len(winners) == 1
+        if self.short_game:
+            return Event.said(
+                "game-over",
+                N_("the game is over: {winners} wins") if alone else N_("the game is over: {winners} share the victory"),
+                data,
+                winners=who,
+            )
+        return Event.said(
+            "game-over",
+            N_("the game is over: {winners} wins with {points}") if alone
+            else N_("the game is over: {winners} share the victory with {points} each"),
+            data,
+            winners=who,
+            points=words.points(int(scores[winners[0]])),
+        )
 
     # ---- refusing clearly ----
 
     def check(self, player: int, action: Any) -> None:
-        """The shared checks, and whole numbers only: ``True`` equals 1 in Python, but not on a wheel."""
-        super().check(player, action)
+        """The shared checks said in the players' words, and whole numbers only: ``True`` equals 1 in
+        Python, but not on a wheel."""
+        if self.is_over():
+            raise GameOverError.said("game-over", N_("the game is over: no more moves are taken"), self.render())
+        if player not in self.current_players():
+            raise NotYourTurnError.said(
+                "turn-order",
+                N_("{player} is not expected to act now (waiting for: {waiting})"),
+                self.render(),
+                player=self.player_words(player),
+                waiting=listing(map(self.player_words, self.current_players())),
+            )
+        if action not in self.legal_actions(player):
+            raise self.explain_illegal(player, action)
         if type(action) is Program:
             whole = type(action.piece) is int and type(action.distance) is int
         else:
@@ -644,91 +723,121 @@ class PixoidGame(Game[PixoidOptions]):
         state = self.render()
         if isinstance(action, Place):
             if self.phase != PLACEMENT:
-                return IllegalActionError(
-                    "programming-phase", "every piece is already placed; program a move instead", state
+                return IllegalActionError.said(
+                    "programming-phase", N_("every cube is already on the board: program a move instead"), state
                 )
             piece = self.place_queue[0]
             if type(action.piece) is not int or not all(type(v) is int for v in action.pix):
-                return IllegalActionError(
-                    "start-pix", f"{action!r}: a piece is a whole number and a Pix is (row, column) in whole numbers", state
+                return IllegalActionError.said(
+                    "start-pix",
+                    N_("{given} cannot be placed: a piece is a whole number and a Pix a row and a column in whole "
+                       "numbers"),
+                    state,
+                    given=repr(action),
                 )
             if action.piece != piece:
-                return IllegalActionError(
+                return IllegalActionError.said(
                     "placement-order",
-                    f"piece {piece} is placed now, not piece {action.piece}: Pixoid places first, then the "
-                    "Bugs one after the other clockwise",
+                    N_("the cube to place now is {piece}, not {other}: Pixoid places first, then the Bugs one after "
+                       "the other clockwise"),
                     state,
+                    piece=self.piece_words(piece),
+                    other=self.piece_words(action.piece),
                 )
             try:
                 index = self.board.index(action.pix)
-            except (TypeError, ValueError) as exc:
-                return IllegalActionError("start-pix", f"cannot place on {action.pix!r}: {exc}", state)
-            if index not in self.board.starts:
-                return IllegalActionError(
-                    "start-pix", f"{self.board.label(index)} is not a start Pix; pieces start on the red Pix", state
+            except (TypeError, ValueError):
+                return IllegalActionError.said(
+                    "start-pix",
+                    N_("{given} is not a Pix of this board of {width} by {height} Pix"),
+                    state,
+                    given=repr(action.pix),
+                    width=self.board.width,
+                    height=self.board.height,
                 )
-            return IllegalActionError(
-                "start-pix-taken", f"the start Pix {self.board.label(index)} is already taken", state
+            if index not in self.board.starts:
+                return IllegalActionError.said(
+                    "start-pix", N_("{pix} is not a start Pix: cubes start on the red Pix"), state,
+                    pix=self.board.label(index),
+                )
+            return IllegalActionError.said(
+                "start-pix-taken", N_("the start Pix {pix} is already taken"), state, pix=self.board.label(index)
             )
         if isinstance(action, Program):
             if self.phase != PROGRAMMING:
-                return IllegalActionError(
-                    "placement-phase", "pieces are still being placed on start Pix; nobody programs yet", state
+                return IllegalActionError.said(
+                    "placement-phase", N_("the cubes are still being placed on start Pix: nobody programs yet"), state
                 )
             piece = action.piece
             if type(piece) is not int or not 0 <= piece < PIECES or self.controller_owner(piece) != player:
-                mine = ", ".join(str(p) for p in self.pieces_of(player))
-                return IllegalActionError(
-                    "not-your-piece", f"seat {player} controls piece(s) {mine} this turn, not {piece!r}", state
+                return IllegalActionError.said(
+                    "not-your-piece",
+                    N_("{player} controls {mine} this turn, not {piece}"),
+                    state,
+                    player=self.player_words(player),
+                    mine=words.pieces(self.pieces_of(player), self.pixoid_seat),
+                    piece=self.piece_words(piece),
                 )
             if piece not in self.waiting:
-                return IllegalActionError(
-                    "already-programmed", f"piece {piece} is already programmed for this turn; it is locked in", state
+                return IllegalActionError.said(
+                    "already-programmed",
+                    N_("the program of this turn for {piece} is already locked in"),
+                    state,
+                    piece=self.piece_words(piece),
                 )
             if action.direction in DIAGONALS:
-                return IllegalActionError(
+                return IllegalActionError.said(
                     "no-diagonal",
-                    f"{action.direction!r}: Pixoid moves only up, down, left or right; turn the direction wheel "
-                    "off the diagonal",
+                    N_("Pixoid and the Bugs move only up, down, left or right: turn the direction wheel off the "
+                       "diagonal"),
                     state,
                 )
             if action.direction not in DIRECTION_INDEX:
-                return IllegalActionError(
+                return IllegalActionError.said(
                     "direction-name",
-                    f"unknown direction {action.direction!r}; the arrows are {', '.join(DIRECTIONS)}",
+                    N_("{given} is not a direction: program up, down, left or right"),
                     state,
+                    given=repr(action.direction),
                 )
             if type(action.distance) is not int or not 1 <= action.distance <= MAX_DISTANCE:
-                return IllegalActionError(
+                return IllegalActionError.said(
                     "distance-range",
-                    f"distance {action.distance!r}: program 1 to {MAX_DISTANCE} Pix; pieces always move, so 0 "
-                    "is not allowed",
+                    N_("a distance of {given} cannot be programmed: program 1 to {most} Pix; the cubes always move, "
+                       "so 0 is not allowed"),
                     state,
+                    given=repr(action.distance),
+                    most=MAX_DISTANCE,
                 )
             at = self.pos[piece]
             if not self.board.opens[at][DIRECTION_INDEX[action.direction]]:
-                return IllegalActionError(
+                return IllegalActionError.said(
                     "wall-ahead",
-                    f"piece {piece} stands against a wall on its {action.direction} side at "
-                    f"{self.board.label(at)}; program another direction",
+                    WALL_AHEAD[action.direction],
                     state,
+                    piece=self.piece_words(piece),
+                    pix=self.board.label(at),
                 )
-        return IllegalActionError(
+        return IllegalActionError.said(
             "legal-action",
-            f"{self.describe_action(action)} is not a Pixoid action for seat {player} now "
-            "(expected a Place during placement or a Program during programming)",
+            N_("{player} cannot do that in Pixoid now: a cube is placed during the placement, a move programmed "
+               "during the programming"),
             state,
+            player=self.player_words(player),
         )
 
     def describe_action(self, action: Any) -> str:
+        """An action in English, for a save's refusal ("place Pixoid on i9")."""
+        def piece() -> str:
+            return i18n.said(self.piece_words(action.piece), i18n.SOURCE_LANGUAGE)
+
         if isinstance(action, Place):
             try:
                 where = self.board.label(self.board.index(action.pix))
             except (TypeError, ValueError):
                 where = repr(action.pix)
-            return f"place piece {action.piece} on {where}"
+            return f"place {piece()} on {where}"
         if isinstance(action, Program):
-            return f"program piece {action.piece}: {action.direction} {action.distance}"
+            return f"program {piece()}: {action.direction} {action.distance}"
         return repr(action)
 
     # ---- encoding ----

@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
-from controller.engines.core import CHANCE, Bot, IllegalActionError
+from controller.engines.core import CHANCE, Bot, IllegalActionError, RuleError
 from controller.engines.praxis import words
 from controller.engines.praxis.actions import Move, PortalGrid, Put, Teleport
 from controller.engines.praxis.artefacts import KIND, PORTAL, TELEPORTER, VALUES
@@ -43,6 +43,7 @@ from controller.engines.praxis.steps import (
     TORPEDO_TARGET,
 )
 from controller.engines.praxis.universe import CELLS_PER_GRID
+from controller.i18n import N_
 
 A = TypeVar("A")
 
@@ -97,9 +98,9 @@ def reach(game: PraxisGame, seat: int) -> set[int]:
     return cells
 
 
-def _nothing_to_do(game: PraxisGame, player: int) -> IllegalActionError:
-    return IllegalActionError("no-legal-action", words.say("refuse.no-legal-action", {"seat": game.seat_label(player)}),
-                              game.render())
+def _nothing_to_do(game: PraxisGame, player: int) -> RuleError:
+    return IllegalActionError.said("no-legal-action", N_("{seat} has nothing to do now"), game.render(),
+                                   seat=words.seat(game, player))
 
 
 class _Chooser(Bot):

@@ -5,8 +5,10 @@ The file reads top to bottom: options, then the game: set-up, turn structure, le
 (moves, puts, artefacts, rolls), refusals, views. Its neighbours hold the rest: ``steps.py`` the
 rules' numbers and the steps of a turn, ``universe.py`` the grids and the lattice, ``artefacts.py``
 the catalogue (read from ``data/artefacts.csv``), ``actions.py`` the actions and their JSON,
-``refusals.py`` why an action is refused, ``words.py`` every sentence, ``render.py`` the drawing,
-``bots.py`` the bots.
+``refusals.py`` why an action is refused, ``words.py`` the words sentences are made of (artefacts'
+names, seats, actions), ``render.py`` the drawing, ``bots.py`` the bots. Every sentence is an English
+msgid marked with ``N_`` where it is said, in the ``praxis`` gettext domain: an event's ``text`` is its
+English and its ``message`` says it in any language (French in the rulebook's words).
 
 Set-up ("Mise en place"): the portals (1 for 2 players, 2 for 3, 3 for 4) and each player's first
 ship are placed by rolls, a grid then a cell ("si la case est déjà occupée, alors le dé est relancé"),
@@ -27,9 +29,11 @@ from __future__ import annotations
 
 import bisect
 import dataclasses
+import functools
 import itertools
 from typing import Any, ClassVar
 
+from controller import i18n
 from controller.engines.core import CHANCE, Event, Game, GameOptions, IllegalActionError, OptionsError, RuleError
 from controller.engines.praxis import refusals as _refusals
 from controller.engines.praxis import render as _render
@@ -117,6 +121,7 @@ from controller.engines.praxis.universe import (
     build_universe,
     cell_label,
 )
+from controller.i18n import N_
 
 # --------------------------------------------------------------------------------------------
 # Constants
@@ -129,6 +134,8 @@ SEAT_ARGS = {"seat": "player", "defender": "defender_player", "winner": "winner_
 MOVES: tuple[tuple[Move, ...], ...] = tuple(tuple(Move(k, c) for c in range(CELLS)) for k in range(SHIPS_PER_PLAYER))
 PUTS: tuple[tuple[Put, ...], ...] = ((),) + tuple(tuple(Put(key, c) for c in range(CELLS)) for key in KEYS[1:])
 FIRSTS: tuple[FirstPlayer, ...] = tuple(FirstPlayer(s) for s in range(4))
+#: The names a sentence fills, once per sentence (its message carries only those).
+_placeholders = functools.cache(i18n.placeholders)
 
 
 # --------------------------------------------------------------------------------------------
@@ -149,7 +156,8 @@ class PraxisOptions(GameOptions):
 
     def validate(self) -> None:
         if self.players not in PORTALS_BY_PLAYERS:
-            raise OptionsError(words.say("options.players", {"players": self.players}))
+            raise OptionsError(i18n.say(N_("Praxis is played by 2 to 4 players (\"pour 2 à 4 joueurs\"), not "
+                                           "{players}"), players=repr(self.players)))
         build_universe(self.layout)
 
 
@@ -448,34 +456,38 @@ class PraxisGame(Game[PraxisOptions]):
     def _apply_fast(self, player: int, action: Any) -> None:
         self._do(player, action)
 
-    def _note(self, kind: str, msg: str, **args: Any) -> None:
-        """Add an event (on the checked and unchecked paths only). Callers pass numbers: seats,
-        cells and artefact kinds; the event's ``args`` carry seat labels (and the seat numbers as
-        ``player``, ``defender_player``...), cell names and artefact keys."""
+    def _note(self, kind: str, msgid: str, **args: Any) -> None:
+        """Add an event (on the checked and unchecked paths only) saying ``msgid``. Callers pass
+        numbers: seats, cells and artefact kinds. The event's ``data`` carries seat labels (and the
+        seat numbers as ``player``, ``defender_player``...), cell names and artefact keys; its message
+        names seats, artefacts and lists in words (:mod:`~controller.engines.praxis.words`)."""
         if self._events is None:
             return
-        out: dict[str, Any] = {}
+        data: dict[str, Any] = {}
+        said: dict[str, Any] = {}
         for key, value in args.items():
             if key in SEAT_ARGS:
-                out[key] = self.seat_label(value)
-                out[SEAT_ARGS[key]] = value
+                data[key] = self.seat_label(value)
+                data[SEAT_ARGS[key]] = value
+                said[key] = words.seat(self, value)
             elif key == "winners":
-                out[key] = [self.seat_label(w) for w in value]
-                out["seats"] = list(value)
+                data[key] = [self.seat_label(w) for w in value]
+                data["seats"] = list(value)
+                said[key] = i18n.listing([words.seat(self, w) for w in value])
             elif key in ("cell", "start"):
-                out[key] = cell_label(value)
+                data[key] = said[key] = cell_label(value)
             elif key == "cells":
-                out[key] = [cell_label(c) for c in value]
+                data[key] = [cell_label(c) for c in value]
             elif key == "artefact":
-                out[key] = KEYS[value]
+                data[key] = KEYS[value]
+                said[key] = words.artefact(KEYS[value])
             elif key == "artefacts":
-                out[key] = [KEYS[k] for k in value]
+                data[key] = [KEYS[k] for k in value]
+                said[key] = words.artefacts(data[key])
             else:
-                out[key] = value
-        self._events.append(Event(kind, words.say(msg, out), {"msg": msg, "args": out}))
-
-    def _seat(self, seat: int) -> str:
-        return self.seat_label(seat)
+                data[key] = said[key] = value
+        wanted = _placeholders(msgid)
+        self._events.append(Event.said(kind, msgid, data, **{k: v for k, v in said.items() if k in wanted}))
 
     def _do(self, player: int, action: Any) -> None:
         step = self.queue.pop(0)
@@ -490,7 +502,7 @@ class PraxisGame(Game[PraxisOptions]):
             self._take_off(player)
         elif kind is Pass:
             self.passes += 1
-            self._note("passed", "passed", seat=player)
+            self._note("passed", N_("{seat} can neither move nor put an artefact and passes"), seat=player)
         elif kind is Torpedo:
             self._aim_torpedo(step[2], self.board[action.target] - SHIP)
         elif kind is Teleport:
@@ -505,7 +517,7 @@ class PraxisGame(Game[PraxisOptions]):
             self._portal_grid(player, action.grid - 1)
         elif kind is FirstPlayer:
             self.first_player = self.active = action.seat
-            self._note("first-player", "first-player", seat=action.seat)
+            self._note("first-player", N_("{seat} plays first"), seat=action.seat)
             self._start_turn()
         else:  # pragma: no cover - check() refuses anything else
             raise AssertionError(f"not a Praxis action: {action!r}")
@@ -525,14 +537,15 @@ class PraxisGame(Game[PraxisOptions]):
                 if not self.hands[seat] or EMPTY not in [self.board[y] for y in self.universe.neighbours[self.arrival]]:
                     self.queue.pop(0)
                     if self._events is not None and self.hands[seat]:
-                        self._note("no-put", "no-put", seat=seat, cell=self.arrival)
+                        self._note("no-put", N_("{seat} has no empty cell to put an artefact on next to {cell}"),
+                                   seat=seat, cell=self.arrival)
                     continue
             return
 
     def _start_turn(self) -> None:
         seat = self.active
         self.queue.append((MAIN, seat))
-        self._note("turn", "turn", seat=seat)
+        self._note("turn", N_("{seat}'s turn"), seat=seat)
 
     def _end_turn(self) -> None:
         """The next seat clockwise plays, unless the last round of the table is done or everybody
@@ -540,7 +553,7 @@ class PraxisGame(Game[PraxisOptions]):
         self.turn += 1
         nxt = (self.active + 1) % self.players  # type: ignore[operator]
         if self.passes >= self.players:
-            self._note("stuck", "stuck")
+            self._note("stuck", N_("nobody can move or put an artefact: the game ends and points are counted"))
             self._finish()
             return
         if self.ending is not None and nxt == self.first_player:
@@ -554,17 +567,21 @@ class PraxisGame(Game[PraxisOptions]):
         self.queue = []
         if self._events is not None:
             winners = self.winners()
-            self._note("game-over", "game-over", winners=list(winners),
+            self._note("game-over", N_("the game is over: {winners} won with {points} point(s)"),
+                       winners=list(winners),
                        points=self.points[winners[0]], scores=list(self.points))
 
     def _trigger_end(self, reason: str, seat: int = -1) -> None:
         if self.ending is None:
             self.ending = reason
             if reason == "points":
-                self._note("last-round", "last-round-points", seat=seat,
+                self._note("last-round", N_("{seat} has {points} points: the round of the table is finished, then "
+                                            "points are counted"),
+                           seat=seat,
                            points=self.points[seat])
             else:
-                self._note("last-round", "last-round-pile")
+                self._note("last-round", N_("the draw pile is empty: the round of the table is finished, then points "
+                                            "are counted"))
 
     # ---- drawing ----
 
@@ -577,7 +594,7 @@ class PraxisGame(Game[PraxisOptions]):
             bisect.insort(hand, pile.pop())
             got += 1
         if got:
-            self._note("drew", "drew", seat=seat, count=got)
+            self._note("drew", N_("{seat} draws {count} artefact(s)"), seat=seat, count=got)
         if not pile:
             self._trigger_end("pile")
         return got
@@ -595,7 +612,7 @@ class PraxisGame(Game[PraxisOptions]):
         hand = self.hands[seat]
         hand.remove(kind)
         self.board[cell] = kind
-        self._note("put", "put", seat=seat, artefact=kind, cell=cell)
+        self._note("put", N_("{seat} puts a {artefact} on {cell}"), seat=seat, artefact=kind, cell=cell)
         if len(hand) < HAND_SIZE:
             self._draw(seat, HAND_SIZE - len(hand))
         if step[0] == MAIN:
@@ -616,12 +633,14 @@ class PraxisGame(Game[PraxisOptions]):
         if step[0] == MAIN:
             self.queue.append((PUT, seat))
         if target == EMPTY:
-            self._note("moved", "moved", seat=seat, ship=ship & 1,
+            self._note("moved", N_("{seat}'s ship moves from {start} to {cell}"), seat=seat, ship=ship & 1,
                        start=start, cell=to)
         elif target >= SHIP:
             loser = target - SHIP
             if self._events is not None:
-                self._note("attack", "attack", seat=seat, ship=ship & 1,
+                self._note("attack", N_("{seat}'s ship (face {face}) attacks {defender}'s ship (face "
+                                        "{defender_face}) on {cell}; {defender}'s ship goes back to its spaceport"),
+                           seat=seat, ship=ship & 1,
                            start=start, cell=to, face=self.ship_face[ship],
                            defender=loser >> 1,
                            defender_face=self.ship_face[loser])
@@ -629,7 +648,7 @@ class PraxisGame(Game[PraxisOptions]):
             self.ship_face[loser] = 0
             self._draw(seat, FIGHT_DRAW)
         else:
-            self._note("moved", "moved", seat=seat, ship=ship & 1,
+            self._note("moved", N_("{seat}'s ship moves from {start} to {cell}"), seat=seat, ship=ship & 1,
                        start=start, cell=to)
             self._activate(seat, ship, to, target)
 
@@ -637,14 +656,14 @@ class PraxisGame(Game[PraxisOptions]):
         ship = next(s for s in self.ships_of(seat) if self.ship_cell[s] == IN_SPACEPORT)
         self.queue.append((ROLL, CHANCE, R_TAKEOFF_GRID, ship))
         self.queue.append((PUT, seat))
-        self._note("take-off", "take-off", seat=seat)
+        self._note("take-off", N_("{seat} takes a ship off from the spaceport: roll its grid"), seat=seat)
 
     # ---- artefacts ----
 
     def _activate(self, seat: int, ship: int, cell: int, kind: int) -> None:
         """The artefact ``kind`` on ``cell`` (where ``ship`` just arrived) applies at once, then is
         discarded, unless it is a portal."""
-        self._note("activated", "activated", seat=seat, artefact=kind,
+        self._note("activated", N_("{seat} activates a {artefact} on {cell}"), seat=seat, artefact=kind,
                    cell=cell)
         if kind == PORTAL:
             self._activate_portal(seat, cell)
@@ -652,11 +671,11 @@ class PraxisGame(Game[PraxisOptions]):
         self.discard.append(kind)
         if kind in FACE_CHANGE:
             self.ship_face[ship] = min(6, max(1, self.ship_face[ship] + FACE_CHANGE[kind]))
-            self._note("face-changed", "face-changed", seat=seat, cell=cell,
+            self._note("face-changed", N_("{seat}'s ship on {cell} now shows face {face}"), seat=seat, cell=cell,
                        face=self.ship_face[ship])
         elif kind == MUTATION:
             self.queue.insert(0, (ROLL, CHANCE, R_MUTATION, ship))
-            self._note("roll-face", "roll-face", seat=seat, cell=cell)
+            self._note("roll-face", N_("roll the new face of {seat}'s ship on {cell}"), seat=seat, cell=cell)
         elif kind == TORPEDO:
             targets = self._torpedo_targets(ship)
             if len(targets) == 1:
@@ -665,18 +684,22 @@ class PraxisGame(Game[PraxisOptions]):
                 self.queue.insert(0, (TORPEDO_TARGET, seat, ship))
         elif kind == MINES:
             self._to_spaceport(ship)
-            self._note("left-universe", "left-universe", seat=seat, cell=cell)
+            self._note("left-universe", N_("{seat}'s ship on {cell} leaves the universe and goes back to its "
+                                           "spaceport"),
+                       seat=seat, cell=cell)
         elif kind == SCANNER:
             pile = self.pile
             self.scanned = [pile.pop() for _ in range(min(SCAN_DRAW, len(pile)))]
             if not pile:
                 self._trigger_end("pile")
             if len(self.scanned) <= SCAN_KEEP:
-                self._note("scanned", "scanned", seat=seat, count=len(self.scanned),
+                self._note("scanned", N_("{seat} scans {count} artefact(s) and keeps {keep}"),
+                           seat=seat, count=len(self.scanned),
                            keep=len(self.scanned))
                 self._keep(seat, list(self.scanned))
             else:
-                self._note("scanned", "scanned", seat=seat, count=len(self.scanned),
+                self._note("scanned", N_("{seat} scans {count} artefact(s) and keeps {keep}"),
+                           seat=seat, count=len(self.scanned),
                            keep=SCAN_KEEP)
                 choices = self._keep_choices()
                 if len(choices) == 1:
@@ -697,7 +720,7 @@ class PraxisGame(Game[PraxisOptions]):
             for y in hit:
                 self.discard.append(board[y])
                 board[y] = EMPTY
-            self._note("virus", "virus", artefacts=gone, cells=sorted(hit))
+            self._note("virus", N_("the virus discards {artefacts}"), artefacts=gone, cells=sorted(hit))
         elif kind == TELEPORTER:
             targets = self._teleport_targets()
             if len(targets) == 1:
@@ -709,10 +732,13 @@ class PraxisGame(Game[PraxisOptions]):
             for s in range(len(self.ship_cell)):
                 if self.ship_cell[s] >= 0 and Universe.grid_of(self.ship_cell[s]) == grid:
                     self._to_spaceport(s)
-            self._note("black-star", "black-star", grid=grid + 1)
+            self._note("black-star", N_("the black star sends every ship of grid {grid} back to its spaceport"),
+                       grid=grid + 1)
 
     def _aim_torpedo(self, ship: int, target: int) -> None:
-        self._note("torpedo-target", "torpedo-target", seat=ship >> 1,
+        self._note("torpedo-target", N_("{seat}'s torpedo fights {defender}'s ship on {cell}: roll for the attacker, "
+                                        "then the defender"),
+                   seat=ship >> 1,
                    defender=target >> 1,
                    cell=self.ship_cell[target])
         self.queue[0:0] = [(ROLL, CHANCE, R_TORPEDO_ATTACK, (ship, target))]
@@ -724,7 +750,7 @@ class PraxisGame(Game[PraxisOptions]):
         board[to] = SHIP + ship
         self.ship_cell[ship] = to
         self.arrival = to
-        self._note("teleported", "teleported", seat=seat, cell=to)
+        self._note("teleported", N_("{seat}'s ship is teleported to {cell}"), seat=seat, cell=to)
         if target == TELEPORTER:
             self.discard.append(TELEPORTER)
         else:
@@ -735,7 +761,8 @@ class PraxisGame(Game[PraxisOptions]):
         self.ship_cell[ship] = cell
         self.ship_face[ship] = 1  # until its face is rolled, just below
         self.queue.insert(0, (ROLL, CHANCE, R_BUILD_FACE, ship))
-        self._note("built", "built", seat=seat, cell=cell)
+        self._note("built", N_("{seat}'s ship comes out of the shipyard on {cell}; now roll its face"),
+                   seat=seat, cell=cell)
 
     def _keep(self, seat: int, kept: list[int]) -> None:
         hand = self.hands[seat]
@@ -746,7 +773,8 @@ class PraxisGame(Game[PraxisOptions]):
         self.discard.extend(rest)
         self.scanned = []
         if rest:
-            self._note("kept", "kept", seat=seat, count=len(rest))
+            self._note("kept", N_("{seat} keeps two scanned artefacts and discards the other {count}"),
+                       seat=seat, count=len(rest))
 
     def _activate_portal(self, seat: int, cell: int) -> None:
         """"Tous les artefacts adjacents par un bord ou un coin sont aspirés par le portail et tous,
@@ -759,7 +787,8 @@ class PraxisGame(Game[PraxisOptions]):
         for y in hit:
             board[y] = EMPTY
         self.sucked = sucked
-        self._note("portal-sucked", "portal-sucked", cell=cell, artefacts=list(sucked))
+        self._note("portal-sucked", N_("the portal on {cell} sucks in {artefacts}"),
+                   cell=cell, artefacts=list(sucked))
         if len(set(sucked)) == 1:
             self._collect(seat, sucked[0])
         else:
@@ -769,7 +798,8 @@ class PraxisGame(Game[PraxisOptions]):
         sucked = self.sucked
         sucked.remove(discarded)
         self.discard.append(discarded)
-        self._note("discarded", "discarded", seat=seat, artefact=discarded)
+        self._note("discarded", N_("{seat} discards the {artefact} the portal sucked in"),
+                   seat=seat, artefact=discarded)
         gained = 0
         port = self.spaceports[seat]
         for k in sucked:
@@ -777,7 +807,7 @@ class PraxisGame(Game[PraxisOptions]):
             gained += VALUES[k]
         self.points[seat] += gained
         if sucked:
-            self._note("collected", "collected", seat=seat,
+            self._note("collected", N_("{seat} collects {artefacts}: {points} point(s), {total} in all"), seat=seat,
                        artefacts=list(sucked), points=gained, total=self.points[seat])
         self.sucked = []
         if self.points[seat] >= TARGET_POINTS:
@@ -790,7 +820,8 @@ class PraxisGame(Game[PraxisOptions]):
 
     def _portal_grid(self, seat: int, grid: int) -> None:
         self.queue.insert(0, (ROLL, CHANCE, R_REPLACE_CELL, grid))
-        self._note("portal-grid", "portal-grid", seat=seat, grid=grid + 1)
+        self._note("portal-grid", N_("{seat} puts the portal back on grid {grid}: roll its cell"),
+                   seat=seat, grid=grid + 1)
 
     # ---- rolls ----
 
@@ -801,22 +832,22 @@ class PraxisGame(Game[PraxisOptions]):
             grid = value - 1
             if EMPTY not in board[grid * CELLS_PER_GRID:(grid + 1) * CELLS_PER_GRID]:
                 self.queue.insert(0, step)
-                self._note("reroll", "reroll-grid", grid=value)
+                self._note("reroll", N_("grid {grid} has no empty cell: roll the grid again"), grid=value)
                 return
             self.queue.insert(0, (ROLL, CHANCE, purpose + 1, (arg, grid)))
-            self._note("grid-rolled", "grid-rolled", grid=value)
+            self._note("grid-rolled", N_("grid {grid} is rolled; now roll the cell"), grid=value)
             return
         if purpose in (R_PORTAL_CELL, R_SHIP_CELL, R_TAKEOFF_CELL, R_REPLACE_CELL):
             grid = arg if purpose == R_REPLACE_CELL else arg[1]
             cell = grid * CELLS_PER_GRID + value - 1
             if board[cell] != EMPTY:
                 self.queue.insert(0, step)
-                self._note("reroll", "reroll-cell", cell=cell)
+                self._note("reroll", N_("cell {cell} is occupied: roll again"), cell=cell)
                 return
             if purpose == R_PORTAL_CELL or purpose == R_REPLACE_CELL:
                 board[cell] = PORTAL
                 bisect.insort(self.portals, cell)
-                self._note("portal-placed", "portal-placed", cell=cell)
+                self._note("portal-placed", N_("a portal is placed on {cell}"), cell=cell)
                 return
             ship = arg[0]
             board[cell] = SHIP + ship
@@ -825,24 +856,26 @@ class PraxisGame(Game[PraxisOptions]):
             if purpose == R_SHIP_CELL:
                 self.ship_face[ship] = 1  # until its face is rolled, just below
                 self.queue.insert(0, (ROLL, CHANCE, R_SHIP_FACE, ship))
-                self._note("ship-placed", "ship-placed", seat=seat, cell=cell)
+                self._note("ship-placed", N_("{seat}'s first ship enters on {cell}; now roll its face"),
+                           seat=seat, cell=cell)
             else:
                 self.ship_face[ship] = 1
                 self.arrival = cell
-                self._note("ship-entered", "ship-entered", seat=seat,
+                self._note("ship-entered", N_("{seat}'s ship enters on {cell} with face 1"), seat=seat,
                            cell=cell)
             return
         if purpose in (R_SHIP_FACE, R_MUTATION, R_BUILD_FACE):
             if self.ship_cell[arg] >= 0:
                 self.ship_face[arg] = value
-                self._note("face-rolled", "face-rolled", seat=arg >> 1,
+                self._note("face-rolled", N_("{seat}'s ship on {cell} shows face {face}"), seat=arg >> 1,
                            cell=self.ship_cell[arg], face=value)
             return
         if purpose == R_TORPEDO_ATTACK:
             attacker, defender = arg
             self.torpedo_roll = value
             self.queue.insert(0, (ROLL, CHANCE, R_TORPEDO_DEFENCE, arg))
-            self._note("torpedo-roll", "torpedo-roll", value=value, total=self.ship_face[attacker] + value)
+            self._note("torpedo-roll", N_("the attacker rolls {value}: {total} in all; now roll for the defender"),
+                       value=value, total=self.ship_face[attacker] + value)
             return
         if purpose == R_TORPEDO_DEFENCE:
             attacker, defender = arg
@@ -850,7 +883,9 @@ class PraxisGame(Game[PraxisOptions]):
             defence = self.ship_face[defender] + value
             winner, loser = (attacker, defender) if attack >= defence else (defender, attacker)
             self.torpedo_roll = 0
-            self._note("torpedo-won", "torpedo-won", winner=winner >> 1,
+            self._note("torpedo-won", N_("{winner} wins the torpedo fight ({attack} against {defence}); {loser}'s "
+                                         "ship on {cell} goes back to its spaceport"),
+                       winner=winner >> 1,
                        loser=loser >> 1, attack=attack, defence=defence,
                        cell=self.ship_cell[loser])
             self._to_spaceport(loser)
@@ -869,13 +904,13 @@ class PraxisGame(Game[PraxisOptions]):
                 raise self.explain_illegal(player, action)
 
     def explain_illegal(self, player: int, action: Any) -> RuleError:
-        """The refusal naming the rule ``action`` breaks; ``msg_id`` and ``msg_args`` on the error
-        give its sentence in :mod:`~controller.engines.praxis.words`."""
-        rule, msg, args = _refusals.why(self, player, action)
-        error = IllegalActionError(rule, words.say(msg, args), self.render())
-        error.msg_id = msg  # type: ignore[attr-defined]
-        error.msg_args = args  # type: ignore[attr-defined]
-        return error
+        """The refusal naming the rule ``action`` breaks, said in any language (its ``words``)."""
+        rule, msgid, args = _refusals.why(self, player, action)
+        return IllegalActionError.said(rule, msgid, self.render(), **args)
+
+    def describe_message(self, action: Any) -> dict[str, Any] | str:
+        """An action in words, as a message said in the reader's language ("move ship 0 to 3.4")."""
+        return words.action(self, action)
 
     def describe_action(self, action: Any) -> str:
         try:

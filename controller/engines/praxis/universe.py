@@ -22,8 +22,9 @@ import dataclasses
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
+from controller import i18n
 from controller.engines.core import OptionsError
-from controller.engines.praxis import words
+from controller.i18n import N_
 
 GRIDS = 6
 CELLS_PER_GRID = 6
@@ -60,15 +61,33 @@ PRESETS: dict[str, tuple[Placement, ...]] = {
 DEFAULT_LAYOUT = "rectangle"
 
 
+#: Why a universe is refused, by rule: the sentence said to whoever chose the layout.
+LAYOUT_RULES: dict[str, str] = {
+    "layout-name": N_("there is no universe named {name}; the presets are {presets}, or give six placements "
+                      "[row, column, quarter turns]"),
+    "six-grids": N_("a universe is built from the 6 space grids (\"à l'aide des 6 grilles d'espace\"): give six "
+                    "placements [row, column, quarter turns], not {layout}"),
+    "grid-placement": N_("grid {grid} is placed as {placement}; a placement is [row, column, quarter turns 0 to 3] "
+                         "in whole numbers"),
+    "grids-overlap": N_("grids {first} and {second} overlap at lattice row {row}, column {column}; grids are joined "
+                        "edge to edge, never on top of one another"),
+    "grid-contact": N_("grid {grid} touches {touching} by an edge; \"chaque grille doit être au contact d'au moins 2 "
+                       "autres grilles par un bord\""),
+    "one-universe": N_("grids {grids} do not join the others: the six grids must make one universe"),
+}
+
+
 class LayoutError(OptionsError):
-    """A universe that breaks the set-up rules; ``rule`` names the rule, like a RuleError's, and
-    ``msg_id``/``msg_args`` the sentence in :mod:`~controller.engines.praxis.words`."""
+    """A universe that breaks the set-up rules; ``rule`` names the rule, like a RuleError's.
+
+    The reason is said at once in the process's language; ``words`` keeps it as a message
+    (:func:`controller.i18n.message`) to say it again in another.
+    """
 
     def __init__(self, rule: str, **args: Any) -> None:
         self.rule = rule
-        self.msg_id = f"layout.{rule}"
-        self.msg_args = args
-        self.reason = words.say(self.msg_id, args)
+        self.words = i18n.message(LAYOUT_RULES[rule], **args)
+        self.reason = i18n.said(self.words)
         super().__init__(f"{self.reason} (rule: {rule})")
 
 
@@ -139,17 +158,17 @@ class Universe:
 def _placements(layout: Any) -> tuple[Placement, ...]:
     if isinstance(layout, str):
         if layout not in PRESETS:
-            raise LayoutError("layout-name", name=layout, presets=", ".join(sorted(PRESETS)))
+            raise LayoutError("layout-name", name=repr(layout), presets=", ".join(sorted(PRESETS)))
         return PRESETS[layout]
     if not isinstance(layout, Sequence) or len(layout) != GRIDS:
-        raise LayoutError("six-grids", layout=layout)
+        raise LayoutError("six-grids", layout=repr(layout))
     out = []
     for number, place in enumerate(layout, start=1):
         if (
             not isinstance(place, Sequence) or len(place) != 3
             or not all(type(v) is int for v in place) or not 0 <= place[2] <= 3
         ):
-            raise LayoutError("grid-placement", grid=number, placement=place)
+            raise LayoutError("grid-placement", grid=number, placement=repr(place))
         out.append((place[0], place[1], place[2]))
     return tuple(out)
 
@@ -184,8 +203,9 @@ def build_universe(layout: str | Sequence[Sequence[int]]) -> Universe:
     lonely = [g for g in range(GRIDS) if len(contacts[g]) < 2]
     if lonely:
         g = lonely[0]
-        touching = ", ".join(f"grid {o + 1}" for o in sorted(contacts[g])) or "no other grid"
-        raise LayoutError("grid-contact", grid=g + 1, touching=touching)
+        touching = [i18n.message(N_("grid {grid}"), grid=o + 1) for o in sorted(contacts[g])]
+        raise LayoutError("grid-contact", grid=g + 1,
+                          touching=i18n.listing(touching) if touching else i18n.message(N_("no other grid")))
     seen, todo = {0}, [0]
     while todo:
         for other in contacts[todo.pop()]:
@@ -193,8 +213,7 @@ def build_universe(layout: str | Sequence[Sequence[int]]) -> Universe:
                 seen.add(other)
                 todo.append(other)
     if len(seen) < GRIDS:
-        apart = ", ".join(str(g + 1) for g in range(GRIDS) if g not in seen)
-        raise LayoutError("one-universe", grids=apart)
+        raise LayoutError("one-universe", grids=i18n.listing([g + 1 for g in range(GRIDS) if g not in seen]))
     top = min(r for r, _ in owner)
     left = min(c for _, c in owner)
     coords = tuple((raw[i][0] - top, raw[i][1] - left) for i in range(CELLS))

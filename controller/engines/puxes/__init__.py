@@ -3,7 +3,7 @@
     >>> from controller.engines import new_game
     >>> game = new_game("puxes", seed=1)
     >>> game.waiting_for()
-    'player 0 to place oracle 2 (setup)'
+    'Red to set an oracle in the public garden'
 """
 
 from controller.engines.puxes.actions import (

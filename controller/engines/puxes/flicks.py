@@ -11,63 +11,76 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from controller.engines.core import Event, IllegalActionError
+from controller.engines.puxes import words
 from controller.engines.puxes.actions import Outcome
 from controller.engines.puxes.geometry import is_mm
 from controller.engines.puxes.outcomes import representative_outcomes
+from controller.i18n import N_, listing, message
 
 if TYPE_CHECKING:
     from controller.engines.puxes.game import Die
+
+
+#: Why a fallen temple is not DiXé ("il n'est pas permis sur un tir..."), by the cause's slug.
+_VOID: dict[str, str] = {
+    "touched": N_("the shot also touched an oracle"),
+    "temple-touches": N_("the fallen temple die touches an oracle"),
+    "oracle-left": N_("the played oracle left the area"),
+    "temple-left": N_("the temple left the area"),
+}
 
 
 class FlickRules:
     """The outcome of a flick (shot, push-back or spit), for :class:`PuxesGame`."""
 
     def _validate_outcome(self, step: dict[str, Any], o: Outcome) -> None:
-        def fail(message: str) -> None:
-            raise IllegalActionError("outcome", f"the reported outcome is not possible: {message}", self.render())
+        def fail(msgid: str, **args: Any) -> None:
+            raise IllegalActionError.said("outcome", N_("the reported outcome is not possible: {why}"), self.render(),
+                                          why=message(msgid, **args))
 
         in_play = {d.id for d in self.oracle_dice() if d.status == "play"}
         for name in ("moved", "touched", "left", "sacred", "dislodged", "disturbed"):
             if not isinstance(getattr(o, name), tuple):
-                fail(f"{name} must be a list")
+                fail(N_("{name} must be a list"), name=name)
         for entry in o.moved:
             if not isinstance(entry, tuple) or len(entry) != 5:
-                fail(f"each moved entry is [die, x, y, angle, face], not {entry!r}")
+                fail(N_("each moved entry is [die, x, y, angle, face], not {entry}"), entry=repr(entry))
             die, x, y, angle, face = entry
             if die not in in_play:
-                fail(f"die {die} is not an oracle in play")
+                fail(N_("die {die} is not an oracle in play"), die=repr(die))
             for value in (x, y, angle):
                 if not is_mm(value):
-                    fail(f"positions are numbers of millimetres, not {value!r}")
+                    fail(N_("positions are numbers of millimetres, not {value}"), value=repr(value))
             if face is not None and (not isinstance(face, str) or not self.collection.face_allowed(self.dice[die].name, face)):
-                fail(f"{face!r} is not a face of die {die} ({self.dice[die].name})")
+                fail(N_("{face} is not a face of {oracle}"), face=repr(face), oracle=words.oracle(self, die))
             if die not in o.left and not self.table.inside(x, y):
-                fail(f"oracle {die} rests at ({x}, {y}), outside the area, but is not listed as having left it")
+                fail(N_("{oracle} rests at {where}, outside the area, but is not listed as having left it"),
+                     oracle=words.oracle(self, die), where=words.position(x, y))
         if len({e[0] for e in o.moved}) != len(o.moved):
-            fail("an oracle is listed twice in moved")
+            fail(N_("an oracle is listed twice in moved"))
         for name in ("touched", "left", "dislodged"):
             for die in getattr(o, name):
                 if die not in in_play:
-                    fail(f"{name} lists {die!r}, which is not an oracle in play")
+                    fail(N_("{name} lists {die}, which is not an oracle in play"), name=name, die=repr(die))
         for die in o.dislodged:
             if die not in self.seduced:
-                fail(f"oracle {die} carries no Petit gris")
+                fail(N_("{oracle} carries no Petit gris"), oracle=words.oracle(self, die))
         for entry in o.sacred:
             if not isinstance(entry, tuple) or len(entry) != 2 or entry[0] not in in_play or \
                     not isinstance(entry[1], int) or not 0 <= entry[1] < len(self.temples):
-                fail(f"sacred entries are [oracle in play, temple index], not {entry!r}")
+                fail(N_("sacred entries are [oracle in play, temple index], not {entry}"), entry=repr(entry))
         if o.toppled is not None and (isinstance(o.toppled, bool) or not isinstance(o.toppled, int) or
                                       not 0 <= o.toppled < len(self.temples) or self.temples[o.toppled].status != "standing"):
-            fail(f"toppled must be the index of a standing temple, not {o.toppled!r}")
+            fail(N_("toppled must be the index of a standing temple, not {toppled}"), toppled=repr(o.toppled))
         if not isinstance(o.toppled_touches, bool) or not isinstance(o.toppled_left, bool):
-            fail("toppled_touches and toppled_left are true or false")
+            fail(N_("toppled_touches and toppled_left are true or false"))
         if (o.toppled_touches or o.toppled_left) and o.toppled is None:
-            fail("toppled_touches and toppled_left describe a toppled temple; give toppled")
+            fail(N_("toppled_touches and toppled_left describe a toppled temple; give toppled"))
         if o.fortress is not None and (o.fortress not in in_play or not self.options.fortress):
-            fail(f"fortress must name an oracle in play in the fortress mode, not {o.fortress!r}")
+            fail(N_("fortress must name an oracle in play in the fortress mode, not {fortress}"), fortress=repr(o.fortress))
         for p in o.disturbed:
             if not isinstance(p, int) or not 0 <= p < self.num_players:
-                fail(f"disturbed lists seats, not {p!r}")
+                fail(N_("disturbed lists seats, not {seat}"), seat=repr(p))
 
     def _outcome_options(self, step: dict[str, Any]) -> list[Outcome]:
         return representative_outcomes(self, step)
@@ -93,45 +106,46 @@ class FlickRules:
                 if die_id != played.id:
                     d = self.dice[die_id]
                     d.x, d.y, d.angle, d.face = x, y, angle, face
-            if events is not None:
-                events.append(Event("own-temple", f"oracle {played.id} toppled its own side's temple {o.toppled}: the shot is cancelled, "
-                                    "the temple is rebuilt and the oracle falls asleep", {"oracle": played.id, "temple": o.toppled}))
             px, py, pa, pf = before[played.id]
             played.x, played.y, played.angle, played.face = px, py, pa, pf
-            self._sleep(played, events, "it toppled its own temple")
+            if events is not None:
+                events.append(Event.said(
+                    "own-temple", N_("{oracle} knocked over {temple}, of its own side: the shot is cancelled, the temple "
+                                     "is rebuilt and the oracle falls asleep."),
+                    {"oracle": played.id, "temple": o.toppled}, oracle=words.oracle(self, played.id, start=True),
+                    temple=words.temple(self, o.toppled)))
+            self._sleep(played, events, message(N_("it knocked over its own temple")), "own-temple")
             self.turn["clean"] = False
             self.turn["charm_ok"] = False
             return
 
         if what == "shot" and o.toppled is not None:
             temple = self.temples[o.toppled]
-            problems = []
-            if o.touched:
-                problems.append("the shot also touched an oracle")
-            if o.toppled_touches:
-                problems.append("the fallen temple die touches an oracle")
-            if played.id in o.left:
-                problems.append("the played oracle left the area")
-            if o.toppled_left:
-                problems.append("the temple left the area")
+            problems = [slug for slug, found in (("touched", o.touched), ("temple-touches", o.toppled_touches),
+                                                 ("oracle-left", played.id in o.left), ("temple-left", o.toppled_left))
+                        if found]
             if self.options.toddlers and not self.collection.is_character(played.face):
                 if events is not None:
-                    events.append(Event("temple-rebuilt", f"oracle {played.id} shows a symbol and cannot DiXer a temple "
-                                        "(\"il faut avoir un personnage sur la face visible du DiXe\"): temple rebuilt",
-                                        {"temple": temple.index}))
+                    events.append(Event.said(
+                        "temple-rebuilt", N_("{oracle} shows a symbol and cannot DiXer a temple: {temple} is rebuilt."),
+                        {"temple": temple.index, "rule": "toddlers-symbol"},
+                        oracle=words.oracle(self, played.id, start=True), temple=words.temple(self, temple.index)))
             elif problems:
                 if events is not None:
-                    events.append(Event("temple-rebuilt", f"temple {temple.index} toppled but does not count ({'; '.join(problems)}): "
-                                        f"oracle {played.id} falls asleep, the temple is rebuilt and defenders that left are put back",
-                                        {"temple": temple.index, "oracle": played.id, "problems": problems}))
+                    events.append(Event.said(
+                        "temple-rebuilt", N_("{temple} fell but the DiXé does not count ({problems}): the temple is "
+                                             "rebuilt and the defenders that left are put back."),
+                        {"temple": temple.index, "oracle": played.id, "problems": problems},
+                        temple=words.temple(self, temple.index, start=True),
+                        problems=listing(message(_VOID[p]) for p in problems), oracle=words.oracle(self, played.id)))
                 for d in o.left:
                     die = self.dice[d]
                     if d != played.id and self.opposed(die.owner, by):
                         self.queue.insert(0, {"kind": "place", "player": die.owner, "oracle": d, "temples": self._garden_of(die),
                                               "face": False, "reason": "replace"})
                     elif d != played.id:
-                        self._sleep(die, events, "it left the area", left=True)
-                self._sleep(played, events, "its DiXé did not count")
+                        self._sleep(die, events, message(N_("it left the play area")), "asleep", left=True)
+                self._sleep(played, events, message(N_("its DiXé did not count")), "dixe-void-sleep")
                 self.turn["clean"] = False
                 self.turn["charm_ok"] = False
                 return
@@ -139,23 +153,33 @@ class FlickRules:
                 temple.lives -= 1
                 if temple.lives > 0:
                     if events is not None:
-                        events.append(Event("dixe", f"temple {temple.index} of {self.seat_label(temple.owner)} is DiXé once: it is "
-                                            f"rebuilt and its owner pushes oracle {played.id} back (advanced two-stage temples)",
-                                            {"temple": temple.index, "owner": temple.owner, "final": False}))
+                        events.append(Event.said(
+                            "dixe", N_("{temple} is DiXé once: it is rebuilt and {owner} pushes {oracle} away (temples "
+                                       "fall twice in this game)."),
+                            {"temple": temple.index, "owner": temple.owner, "final": False, "rule": "dixe-twice"},
+                            temple=words.temple(self, temple.index, start=True), owner=self.named(temple.owner),
+                            oracle=words.oracle(self, played.id)))
                     self.queue.insert(0, {"kind": "push", "player": temple.owner, "oracle": played.id, "temple": temple.index})
                 else:
                     temple.status = "dixe"
                     if events is not None:
-                        events.append(Event("dixe", f"temple {temple.index} of {self.seat_label(temple.owner)} is DiXé by oracle "
-                                            f"{played.id} of {self.seat_label(by)}",
-                                            {"temple": temple.index, "owner": temple.owner, "by": by, "final": True}))
+                        events.append(Event.said(
+                            "dixe", N_("{temple} is DiXé by {oracle}."),
+                            {"temple": temple.index, "owner": temple.owner, "by": by, "final": True},
+                            temple=words.temple(self, temple.index, start=True), oracle=words.oracle(self, played.id)))
                 self.turn["clean"] = False
                 self.turn["charm_ok"] = False
                 return
         elif o.toppled is not None:
             if events is not None:
-                events.append(Event("temple-rebuilt", f"temple {o.toppled} was knocked by a {'spit' if what == 'spit' else 'push-back'}, "
-                                    "which cannot DiXer a temple: it is rebuilt in its place", {"temple": o.toppled}))
+                if what == "spit":
+                    template, rule = N_("{temple} was knocked over by a spit, which cannot DiXer a temple: it is rebuilt "
+                                        "in its place."), "spit-no-dixe"
+                else:
+                    template, rule = N_("{temple} was knocked over by a push-back, which cannot DiXer a temple: it is "
+                                        "rebuilt in its place."), "push-failed"
+                events.append(Event.said("temple-rebuilt", template, {"temple": o.toppled, "rule": rule},
+                                         temple=words.temple(self, o.toppled, start=True)))
 
         if what == "push" and (o.touched or o.left or o.toppled is not None or (moved_ids - {played.id})):
             # "Si durant ce coup de défense l'oracle repoussé touche la moindre pièce ou sort du jeu,
@@ -164,9 +188,11 @@ class FlickRules:
             placer = by if placer is None else placer
             displaced = sorted(moved_ids | {played.id})
             if events is not None:
-                events.append(Event("push-failed", f"the push-back touched a piece or left the area: {self.seat_label(placer)} "
-                                    f"puts oracles {', '.join(map(str, displaced))} back in the public garden of temple {step['temple']}",
-                                    {"placer": placer, "oracles": displaced}))
+                events.append(Event.said(
+                    "push-failed", N_("The push-back touched a piece or left the area: {player} puts {oracles} back in "
+                                      "{garden}."),
+                    {"placer": placer, "oracles": displaced}, player=self.named(placer),
+                    oracles=words.oracles(self, displaced), garden=words.garden(self, step["temple"], "public")))
             for d in reversed(displaced):
                 self.queue.insert(0, {"kind": "place", "player": placer, "oracle": d, "temples": [step["temple"]],
                                       "face": False, "reason": "replace"})
@@ -177,34 +203,42 @@ class FlickRules:
             hit = [d.id for d in touched]
             if hit:
                 if events is not None:
-                    events.append(Event("shot", f"oracle {played.id} shoots: it touched oracle(s) {', '.join(map(str, hit))}",
-                                        {"oracle": played.id, "touched": hit}))
+                    events.append(Event.said("shot", N_("{oracle} shoots: it touched {touched}."),
+                                             {"oracle": played.id, "touched": hit},
+                                             oracle=self._moved_words(played.id, before),
+                                             touched=listing(words.oracle(self, d, shows=before[d][3]) for d in hit)))
             elif played.id not in o.left:
                 if events is not None:
-                    events.append(Event("moved", f"oracle {played.id} moved to ({played.x:.0f}, {played.y:.0f}) mm showing {played.face}",
-                                        {"oracle": played.id, "x": played.x, "y": played.y, "face": played.face}))
+                    events.append(Event.said("moved", N_("{oracle} moved to {where} and shows {face}."),
+                                             {"oracle": played.id, "x": played.x, "y": played.y, "face": played.face},
+                                             oracle=self._moved_words(played.id, before),
+                                             where=words.position(played.x, played.y), face=words.face(played.face)))
             self.turn["clean"] = not hit and played.id not in o.left and o.toppled is None
             self.turn["charm_ok"] = not any(self.opposed(d.owner, by) for d in touched) and o.toppled is None
         elif what == "push":
             if events is not None:
-                events.append(Event("moved", f"oracle {played.id} was pushed back to ({played.x:.0f}, {played.y:.0f}) mm",
-                                    {"oracle": played.id, "x": played.x, "y": played.y}))
+                events.append(Event.said("moved", N_("{oracle} was pushed back to {where}."),
+                                         {"oracle": played.id, "x": played.x, "y": played.y, "rule": "sacred"},
+                                         oracle=self._moved_words(played.id, before),
+                                         where=words.position(played.x, played.y)))
         else:
             hit = [d.id for d in touched]
             if events is not None:
-                events.append(Event("shot" if hit else "moved", f"the spit touched {', '.join(map(str, hit)) if hit else 'nothing'}",
-                                    {"touched": hit}))
+                if hit:
+                    events.append(Event.said("shot", N_("The spit touched {touched}."), {"touched": hit, "rule": "spit"},
+                                             touched=words.oracles(self, hit)))
+                else:
+                    events.append(Event.said("moved", N_("The spit touched nothing."), {"touched": hit, "rule": "spit"}))
         for d in o.touched:
             self._unlink(d, events, moving=False, shot=True)
         for d in o.dislodged:
             if d in self.seduced:
-                self._release_rider(d, events, "Petit gris was knocked off")
-                self._sleep(self.dice[d], events, "the Petit gris holding it was knocked over "
-                            "(\"Si un oracle renverse Petit gris qui l'immobilise, cet oracle est aussitôt endormi\")")
+                self._release_rider(d, events, message(N_("Petit gris was knocked off")), "petit-gris")
+                self._sleep(self.dice[d], events, message(N_("the Petit gris holding it was knocked over")), "petit-gris")
         for d in o.left:
             die = self.dice[d]
             if die.status == "play":
-                self._sleep(die, events, "it left the play area", left=True)
+                self._sleep(die, events, message(N_("it left the play area")), "asleep", left=True)
         self._fortress_update(o, moved_ids, events)
         pending = []
         for oracle, t in o.sacred:
@@ -214,8 +248,11 @@ class FlickRules:
                 pending.append(oracle)
                 self.queue.insert(0, {"kind": "push", "player": temple.owner, "oracle": oracle, "temple": t})
                 if events is not None:
-                    events.append(Event("sacred", f"oracle {oracle} landed in the sacred garden of temple {t}: "
-                                        f"{self.seat_label(temple.owner)} pushes it back at once", {"oracle": oracle, "temple": t, "owner": temple.owner}))
+                    events.append(Event.said("sacred", N_("{oracle} landed in {garden}: {owner} pushes it away at "
+                                                          "once."),
+                                             {"oracle": oracle, "temple": t, "owner": temple.owner},
+                                             oracle=words.oracle(self, oracle, start=True),
+                                             garden=words.garden(self, t, "sacred"), owner=self.named(temple.owner)))
         if what == "shot" and self.turn["power"] in ("transport", "vampirisation") and self.turn["power"] not in self.turn.get("carried", ()):
             choices = [d.id for d in touched if d.status == "play" and d.id != played.id]
             if choices and played.status == "play":
@@ -238,24 +275,34 @@ class FlickRules:
             if not self.opposed(self.dice[holder].owner, new.owner):
                 return
             if events is not None:
-                events.append(Event("fortress", f"oracle {new.id} enters the occupied fortress: oracle {holder} falls asleep",
-                                    {"oracle": new.id, "evicted": holder}))
-            self._sleep(self.dice[holder], events, "another player's oracle took the fortress")
+                events.append(Event.said("fortress", N_("{oracle} enters the fortress that {holder} holds: that oracle "
+                                                        "falls asleep."),
+                                         {"oracle": new.id, "evicted": holder, "rule": "fortress-taken"},
+                                         oracle=words.oracle(self, new.id, start=True),
+                                         holder=words.oracle(self, holder)))
+            self._sleep(self.dice[holder], events, message(N_("an opponent's oracle took the fortress")), "fortress-taken")
         self.fortress_holder = new.id
         if events is not None:
-            events.append(Event("fortress", f"oracle {new.id} holds the fortress: {self.seat_label(new.owner)} may spit from it each turn",
-                                {"oracle": new.id, "player": new.owner}))
+            events.append(Event.said("fortress", N_("{oracle} holds the fortress: {player} may spit from it each turn."),
+                                     {"oracle": new.id, "player": new.owner},
+                                     oracle=words.oracle(self, new.id, start=True), player=self.named(new.owner)))
 
-    def _sleep(self, die: Die, events: list[Event] | None, why: str, left: bool = False) -> None:
-        """Put an oracle to sleep, unless Immunité saves it; in the cliff mode one leaving the area is lost."""
+    def _moved_words(self, oracle: int, before: dict[int, tuple[Any, ...]]) -> dict[str, Any]:
+        """A flicked oracle, opening a sentence, by the face it showed before the flick."""
+        return words.oracle(self, oracle, start=True, shows=before[oracle][3])
+
+    def _sleep(self, die: Die, events: list[Event] | None, why: dict[str, Any], rule: str, left: bool = False) -> None:
+        """Put an oracle to sleep, unless Immunité saves it; in the cliff mode one leaving the area is lost.
+        ``why`` (a message) says why, ``rule`` is the passage the sleep rests on."""
         if die.status != "play":
             return
         if self.immune(die.owner):
             chooser = self.next_player(self.turn.get("player", die.owner)) if self.turn else None
             if events is not None:
-                events.append(Event("immune", f"Immunité: oracle {die.id} cannot fall asleep ({why})"
-                                    + ("; it is put back where it left and the next player chooses its face" if left else ""),
-                                    {"oracle": die.id}))
+                template = N_("Immunité: {oracle} cannot fall asleep ({why}); it is put back where it left and the next "
+                              "player chooses its face.") if left else N_("Immunité: {oracle} cannot fall asleep ({why}).")
+                events.append(Event.said("immune", template, {"oracle": die.id}, oracle=words.oracle(self, die.id),
+                                         why=why))
             if left:
                 die.x = min(max(die.x or 0.0, 0.0), self.table.size_x)
                 die.y = min(max(die.y or 0.0, 0.0), self.table.size_y)
@@ -269,33 +316,40 @@ class FlickRules:
         die.x = die.y = None
         if die.status == "lost":
             if events is not None:
-                events.append(Event("lost", f"oracle {die.id} of {self.seat_label(die.owner)} fell off the cliff and is lost ({why})",
-                                    {"oracle": die.id, "player": die.owner}))
+                events.append(Event.said("lost", N_("{oracle} fell off the cliff and is lost ({why})."),
+                                         {"oracle": die.id, "player": die.owner},
+                                         oracle=words.oracle(self, die.id, start=True), why=why))
         else:
             if events is not None:
-                events.append(Event("asleep", f"oracle {die.id} of {self.seat_label(die.owner)} falls asleep ({why})",
-                                    {"oracle": die.id, "player": die.owner}))
+                events.append(Event.said("asleep", N_("{oracle} falls asleep ({why})."),
+                                         {"oracle": die.id, "player": die.owner, "rule": rule},
+                                         oracle=words.oracle(self, die.id, start=True), why=why))
 
-    def _release_rider(self, oracle: int, events: list[Event] | None, why: str) -> None:
+    def _release_rider(self, oracle: int, events: list[Event] | None, why: dict[str, Any], rule: str) -> None:
+        """Petit gris leaves ``oracle`` for its owner's hand; ``why`` (a message opening the sentence) says why."""
         hero = self.dice[self.seduced.pop(oracle)]
         hero.status = "hand"
         if not self.players[hero.owner].out:
             self.players[hero.owner].heroes.append(hero.id)
             self.players[hero.owner].heroes.sort()
         if events is not None:
-            events.append(Event("freed", f"{why}: Petit gris goes back to {self.seat_label(hero.owner)}'s hand",
-                                {"oracle": oracle, "hero": hero.id}))
+            events.append(Event.said("freed", N_("{why}: Petit gris goes back to the hand of {player}."),
+                                     {"oracle": oracle, "hero": hero.id, "rule": rule}, why=why,
+                                     player=self.named(hero.owner)))
 
     def _unlink(self, oracle: int, events: list[Event] | None, moving: bool = False, shot: bool = False) -> None:
         """An oracle that moves, is hit or leaves play loses its ties (Vampirisation, Transport)."""
         if oracle in self.seduced and not moving and not shot:
-            self._release_rider(oracle, events, f"oracle {oracle} left its place")
+            self._release_rider(oracle, events, message(N_("{oracle} left its place"),
+                                                        oracle=words.oracle(self, oracle, start=True)), "move")
         for victim, vampire in list(self.glued.items()):
             if oracle in (victim, vampire):
                 del self.glued[victim]
                 if events is not None:
-                    events.append(Event("freed", f"oracles {vampire} and {victim} are no longer stuck together",
-                                        {"oracle": victim, "vampire": vampire}))
+                    events.append(Event.said("freed", N_("{vampire} and {victim} are no longer stuck together."),
+                                             {"oracle": victim, "vampire": vampire, "rule": "vampirisation"},
+                                             vampire=words.oracle(self, vampire, start=True),
+                                             victim=words.oracle(self, victim)))
         for top, bottom in list(self.stacked.items()):
             if oracle in (top, bottom):
                 del self.stacked[top]

@@ -28,11 +28,15 @@ import dataclasses
 import math
 from typing import Any, ClassVar
 
+from controller import i18n
 from controller.engines import register
 from controller.engines.core import (
-    CHANCE, Event, Game, GameOptions, IllegalActionError, OptionsError, Player, RuleError,
+    CHANCE, Event, Game, GameOptions, GameOverError, IllegalActionError, NotYourTurnError, OptionsError, Player,
+    RuleError,
 )
 from controller.engines.puxes import powers as pw
+from controller.engines.puxes import rulebook, words
+from controller.i18n import N_, listing, message
 from controller.engines.puxes.actions import (
     Carry, ChooseFace, EndTurn, Move, Outcome, Place, PushBack, Reroll, Roll, Spit, UsePower, Wake, decode, encode,
 )
@@ -140,6 +144,32 @@ class PlayerState:
     disturbed: bool = False    # set-aside heroes knocked since the last roll
 
 
+#: What placing an oracle is called, by why it is placed, and the rule it follows.
+_PLACED: dict[str, tuple[str, str]] = {
+    "setup": (N_("{player} sets {oracle} in the public garden at {where}."), "setup-oracles"),
+    "wake": (N_("{player} sets the woken oracle in the public garden at {where}, showing {face}."), "wake-place"),
+    "attrape_moi": (N_("{player} sets the woken oracle in the public garden at {where}, showing {face}."), "attrape-moi"),
+    "replace": (N_("{player} puts {oracle} back in the public garden at {where}."), "push-failed"),
+    "retraite": (N_("{player} withdraws {oracle} to the public garden at {where}."), "retraite"),
+}
+
+#: Why a player is eliminated: the sentence that says so and the rule it follows, by cause.
+_ELIMINATED: dict[str, tuple[str, str]] = {
+    "temple": (N_("{player} is eliminated: their temple is DiXé."), "temple-lost"),
+    "temples": (N_("{player} is eliminated: their temples are all DiXés."), "temple-lost"),
+    "asleep": (N_("{player} is eliminated: all their oracles are asleep."), "all-asleep"),
+    "team-temples": (N_("{player} is eliminated: the team's temples are all DiXés."), "temple-lost"),
+    "coop-asleep": (N_("{player} is eliminated: all their oracles are asleep and they can no longer play."),
+                    "coop-all-asleep"),
+}
+
+#: The variants' names, as the drawing says them.
+_MODES: dict[str, str] = {"standard": N_("standard game"), "solo": N_("solo mode"), "blitz": N_("blitz mode"),
+                          "coop": N_("cooperative mode")}
+#: An oracle's state, as the drawing says it (one in play has its place instead).
+_ORACLE_STATUS: dict[str, str] = {"play": N_("waiting to be set"), "asleep": N_("asleep"),
+                                  "lost": N_("lost off the cliff"), "out": N_("out of the game")}
+
 #: The :class:`Place` actions :meth:`PuxesGame.legal_actions` offers, by (oracle, x, y, face):
 #: values, the same in every game, made once (a frozen dataclass is slow to build).
 _PLACES: dict[tuple[int, float, float, str | None], Place] = {}
@@ -171,8 +201,10 @@ def _copy_plain(value: Any) -> Any:
 class PuxesGame(FlickRules, Game[PuxesOptions]):
     """PuXes: the game engine. Seats are numbered from 0; temples and dice have integer ids.
 
-    Texts name a seat by :meth:`seat_label`: the player's name once :meth:`name_seats` has set
-    one, else "player N", the rulebook's word.
+    Those numbers are the engine's own: every text names a player by name and colour ("Ada (red)",
+    or "Red" before :meth:`name_seats` gives names) and a die as the table sees it ("the sun oracle
+    of Ada (red)"), see :mod:`.words`. Every event is a message (:meth:`Event.said`), said in each
+    reader's language, and rests on a passage of the rulebook (:mod:`.rulebook`).
     """
 
     NAME: ClassVar[str] = NAME
@@ -323,21 +355,16 @@ class PuxesGame(FlickRules, Game[PuxesOptions]):
             return []
         return self._move_options(player)
 
-    def whose(self, seat: Player) -> str:
-        """The possessive for ``seat`` after its label: "its" for "player N", "their" for a name."""
-        return "its" if self.seat_ref(seat) == str(seat) else "their"
+    def named(self, seat: Player) -> dict[str, Any]:
+        """``seat`` as every text names it: by name and colour, "Ada (red)", or "Red" without a name."""
+        return dict(words.player(seat, self.seat_names))
 
-    def who(self, seat: Player) -> str:
-        """The subject pronoun for ``seat`` after its label: "it" for "player N", "they" for a name."""
-        return "it" if self.seat_ref(seat) == str(seat) else "they"
+    def seat_label(self, seat: Player) -> str:
+        """A seat in English, as :meth:`named` says it ("Ada (red)", "Red")."""
+        return i18n.said(self.named(seat), i18n.SOURCE_LANGUAGE)
 
-    def seats_phrase(self, seats: list[int]) -> str:
-        """Several seats as the subject of a sentence: ``players 0, 1`` when none has a name, else
-        ``Ada and Brice``."""
-        refs = [self.seat_ref(p) for p in seats]
-        if refs == [str(p) for p in seats]:
-            return f"players {', '.join(refs)}"
-        return " and ".join(self.seat_label(p) for p in seats)
+    def seat_ref(self, seat: Player) -> str:
+        return self.seat_label(seat)
 
     def has_symbol_pair(self, player: int) -> bool:
         """"une paire de symboles (et non de personnages)"."""
@@ -381,45 +408,110 @@ class PuxesGame(FlickRules, Game[PuxesOptions]):
         raise AssertionError(f"unknown step {kind}")
 
     def check(self, player: int, action: Any) -> None:
-        """The checks of :meth:`Game.check`, except that the table's reports (:class:`Roll`,
-        :class:`Outcome`) and placements (:class:`Place`) are validated field by field rather
-        than looked up in the representative lists :meth:`legal_actions` gives."""
-        if not self.over and player in self.current_players():
-            step = self.queue[0]
-            if isinstance(action, Roll) and step["kind"] == "roll":
-                return self._validate_roll(step, action)
-            if isinstance(action, Outcome) and step["kind"] == "flick":
-                return self._validate_outcome(step, action)
-            if isinstance(action, Place) and step["kind"] == "place":
-                return self._validate_place(step, action)
-            if isinstance(action, ChooseFace) and step["kind"] == "face":
-                return self._validate_face(step, action)
-        super().check(player, action)
+        """The checks of :meth:`Game.check`, in the players' words, except that the table's reports
+        (:class:`Roll`, :class:`Outcome`) and placements (:class:`Place`) are validated field by field
+        rather than looked up in the representative lists :meth:`legal_actions` gives."""
+        if self.over:
+            raise GameOverError.said("game-over", N_("the game is over: no more actions are accepted"), self.render())
+        if player not in self.current_players():
+            raise NotYourTurnError.said(
+                "turn-order", N_("{player} is not expected to act now (waiting for {waiting})"), self.render(),
+                player=self.named(player), waiting=words.players(self.current_players(), self.seat_names))
+        step = self.queue[0]
+        if isinstance(action, Roll) and step["kind"] == "roll":
+            return self._validate_roll(step, action)
+        if isinstance(action, Outcome) and step["kind"] == "flick":
+            return self._validate_outcome(step, action)
+        if isinstance(action, Place) and step["kind"] == "place":
+            return self._validate_place(step, action)
+        if isinstance(action, ChooseFace) and step["kind"] == "face":
+            return self._validate_face(step, action)
+        if action not in self.legal_actions(player):
+            raise self.explain_illegal(player, action)
 
     def explain_illegal(self, player: int, action: Any) -> RuleError:
         step = self.queue[0] if self.queue else {"kind": "none"}
-        if isinstance(action, Move) and step["kind"] == "main":
-            return IllegalActionError(
-                "symbol-match",
-                f"oracle {action.oracle} may not move: \"Pour pouvoir déplacer un oracle, le symbole présent sur la "
-                f"face visible de ce dernier doit également être présent sur l'un des symboles visibles de vos héros\"",
-                self.render())
+        if isinstance(action, Move) and step["kind"] == "main" and action.oracle in self.dice:
+            return IllegalActionError.said(
+                "symbol-match", N_("{oracle} may not move: its face must also show on one of the heroes of {player}"),
+                self.render(), oracle=words.oracle(self, action.oracle), player=self.named(player))
         if isinstance(action, Wake) and step["kind"] == "main":
-            return IllegalActionError(
-                "wake", "waking needs a pair of symbols on the heroes, no power used and no move this turn", self.render())
+            return IllegalActionError.said(
+                "wake", N_("waking needs a pair of symbols on the heroes, no power used and no move this turn"),
+                self.render())
         if isinstance(action, UsePower) and step["kind"] == "main":
-            return IllegalActionError(
-                "power", f"{self.describe_action(action)} is not available: one active power per turn, announced before "
-                "the move, shown by a visible hero and not cancelled by an opposing Protection", self.render())
-        return IllegalActionError(
-            "legal-action", f"{self.describe_action(action)} is not expected now (waiting for: {self._describe_step(step)})",
-            self.render())
+            return IllegalActionError.said(
+                "power", N_("{action} is not possible: one active power per turn, announced before the move, shown "
+                            "by a visible hero and not cancelled by an opposing Protection"),
+                self.render(), action=self.action_words(action))
+        return IllegalActionError.said(
+            "legal-action", N_("{action} is not expected now (waiting for {waiting})"), self.render(),
+            action=self.action_words(action), waiting=self.waiting_words())
 
     def describe_action(self, action: Any) -> str:
-        if isinstance(action, (Place, ChooseFace, UsePower, Move, Wake, PushBack, Carry, Reroll, Spit, EndTurn, Roll, Outcome)):
-            fields = ", ".join(f"{k}={v}" for k, v in encode(action).items() if k != "type" and v not in (None, (), [], False))
-            return f"{type(action).__name__}({fields})"
-        return repr(action)
+        """An action in English words (see :meth:`action_words`)."""
+        return i18n.said(self.action_words(action), i18n.SOURCE_LANGUAGE)
+
+    def action_words(self, action: Any) -> dict[str, Any]:
+        """An action as the players say it, a message: "use Furtif", "flick the sun oracle of Ada (red)"."""
+        dice = self.dice
+
+        def oracle(die: Any) -> Any:
+            return words.oracle(self, die) if isinstance(die, int) and die in dice else message(N_("an unknown die"))
+
+        def hero(die: Any) -> Any:
+            return words.hero(self, die) if isinstance(die, int) and die in dice else message(N_("an unknown die"))
+
+        if isinstance(action, Place):
+            return message(N_("set {oracle} in the public garden at {where}"), oracle=oracle(action.oracle),
+                           where=words.position(action.x, action.y) if is_mm(action.x) and is_mm(action.y) else "?")
+        if isinstance(action, ChooseFace):
+            return message(N_("turn {oracle} to {face}"), oracle=oracle(action.oracle), face=words.face(action.face))
+        if isinstance(action, UsePower):
+            title = self.collection.powers[action.power].title if action.power in self.collection.powers else action.power
+            if action.copied_from is not None:
+                base = message(N_("use {power}, copied from {hero}"), power=title, hero=hero(action.copied_from))
+            else:
+                base = message(N_("use {power}"), power=title)
+            if action.power == "retrograde" and action.target is not None and action.other is not None:
+                return message(N_("{use}: swap {oracle} with {hero}"), use=base, oracle=oracle(action.target),
+                               hero=hero(action.other))
+            if action.power == "changement_d_avis" and action.target is not None:
+                return message(N_("{use}: turn {oracle} to {face}"), use=base, oracle=oracle(action.target),
+                               face=words.face(action.face))
+            if action.power == "coup_double" and action.face is not None:
+                return message(N_("{use} on the {face} oracles"), use=base, face=words.face(action.face))
+            if action.target is not None:
+                return message(N_("{use} on {oracle}"), use=base, oracle=oracle(action.target))
+            return base
+        if isinstance(action, Move):
+            return message(N_("flick {oracle}"), oracle=oracle(action.oracle))
+        if isinstance(action, Wake):
+            return message(N_("wake {oracle}"), oracle=oracle(action.oracle))
+        if isinstance(action, PushBack):
+            return message(N_("push {oracle} out of the sacred garden"), oracle=oracle(action.oracle))
+        if isinstance(action, Carry):
+            if self.queue and self.queue[0]["kind"] == "carry" and self.queue[0]["power"] == "vampirisation":
+                return message(N_("stick {oracle} to the vampire"), oracle=oracle(action.oracle))
+            if action.on_top:
+                return message(N_("carry {oracle} on top"), oracle=oracle(action.oracle))
+            return message(N_("carry {oracle} underneath"), oracle=oracle(action.oracle))
+        if isinstance(action, Reroll):
+            return message(N_("roll {heroes} again"), heroes=listing(hero(h) for h in action.heroes))
+        if isinstance(action, Spit):
+            return message(N_("spit from the fortress")) if action.fortress else message(N_("spit"))
+        if isinstance(action, EndTurn):
+            return message(N_("end the turn"))
+        if isinstance(action, Roll):
+            faces = words.faces(action.faces) if isinstance(action.faces, tuple) else "?"
+            if action.cocked:
+                return message(N_("report a roll with a die on its edge or a corner"))
+            if action.touched_oracle:
+                return message(N_("report the roll {faces}, a hero touching an oracle"), faces=faces)
+            return message(N_("report the roll {faces}"), faces=faces)
+        if isinstance(action, Outcome):
+            return message(N_("report where the flicked dice came to rest"))
+        return message(N_("an action PuXes does not know ({action})"), action=repr(action))
 
     @classmethod
     def encode_action(cls, action: Any) -> Any:
@@ -452,8 +544,10 @@ class PuxesGame(FlickRules, Game[PuxesOptions]):
             if action.x is not None and action.y is not None:
                 die.x, die.y = float(action.x), float(action.y)
             if events is not None:
-                events.append(Event("placed", f"{self.seat_label(player)} turns oracle {action.oracle} to {action.face}",
-                                    {"oracle": action.oracle, "face": action.face}))
+                events.append(Event.said(
+                    "placed", N_("{player} turns up {face} on the oracle of {owner} that Immunité saved."),
+                    {"oracle": action.oracle, "face": action.face, "rule": "immunity-face"},
+                    player=self.named(player), face=words.face(action.face), owner=self.named(die.owner)))
         elif isinstance(action, Roll):
             self._do_roll(step, action, events)
         elif isinstance(action, UsePower):
@@ -467,30 +561,33 @@ class PuxesGame(FlickRules, Game[PuxesOptions]):
             self.queue.insert(0, {"kind": "place", "player": player, "oracle": die.id, "temples": self._garden_of(die),
                                   "face": True, "reason": "wake"})
             if events is not None:
-                events.append(Event("woken", f"{self.seat_label(player)} wakes oracle {die.id} (a pair of symbols) and sets it "
-                                    "in the public garden",
-                                    {"player": player, "oracle": die.id}))
+                events.append(Event.said(
+                    "woken", N_("{player} wakes {oracle} with a pair of symbols and sets it in the public garden."),
+                    {"player": player, "oracle": die.id}, player=self.named(player),
+                    oracle=words.oracle(self, die.id, of=player)))
         elif isinstance(action, PushBack):
             self.queue.pop(0)
             self.queue.insert(0, {"kind": "flick", "player": CHANCE, "what": "push", "by": player, "die": action.oracle,
                                   "temple": step["temple"]})
             if events is not None:
-                events.append(Event("push", f"{self.seat_label(player)} flicks oracle {action.oracle} out of the sacred garden "
-                                    f"of temple {step['temple']}",
-                                    {"player": player, "oracle": action.oracle, "temple": step["temple"]}))
+                events.append(Event.said(
+                    "push", N_("{player} flicks {oracle} out of {garden}."),
+                    {"player": player, "oracle": action.oracle, "temple": step["temple"]}, player=self.named(player),
+                    oracle=words.oracle(self, action.oracle), garden=words.garden(self, step["temple"], "sacred")))
         elif isinstance(action, Carry):
             self._do_carry(step, action, events)
         elif isinstance(action, Reroll):
             self.turn["rerolled"] = list(action.heroes)
             self.queue.insert(0, {"kind": "roll", "player": CHANCE, "roller": player, "purpose": "bol", "heroes": list(action.heroes)})
             if events is not None:
-                events.append(Event("power", f"Coup de bol: {self.seat_label(player)} rolls heroes {action.heroes[0]} and "
-                                    f"{action.heroes[1]} again",
-                                    {"player": player, "power": "coup_de_bol", "heroes": list(action.heroes)}))
+                events.append(Event.said(
+                    "power", N_("Coup de bol: {player} rolls {heroes} again."),
+                    {"player": player, "power": "coup_de_bol", "heroes": list(action.heroes), "rule": "coup-de-bol"},
+                    player=self.named(player), heroes=words.heroes(self, action.heroes, of=player)))
         elif isinstance(action, Spit):
             self._do_spit(player, action, events)
         elif isinstance(action, EndTurn):
-            self._end_turn(events, "ends the turn")
+            self._end_turn(events, N_("{player} ends the turn."))
         elif isinstance(action, Outcome):
             self.queue.pop(0)
             self._resolve(step, action, events)
@@ -522,9 +619,10 @@ class PuxesGame(FlickRules, Game[PuxesOptions]):
                 if options == [EndTurn()]:
                     t = self.turn
                     if t["moves"] or t["woke"] or t["ended"]:
-                        self._end_turn(events, "has nothing left to do")
+                        self._end_turn(events, N_("{player} has nothing left to do this turn."))
                     else:
-                        self._end_turn(events, "has no oracle whose symbol is on a hero: no move", kind="no-move")
+                        self._end_turn(events, N_("{player} has no oracle whose symbol is on a hero: no move this "
+                                                  "turn."), kind="no-move")
                     continue
             return
 
@@ -540,18 +638,17 @@ class PuxesGame(FlickRules, Game[PuxesOptions]):
         mine = [t.index for t in self.temples if t.owner == die.owner and t.status == "standing"]
         return mine or [die.home]
 
-    def _place_ok(self, step: dict[str, Any], x: float, y: float, angle: float, gap: float) -> str | None:
-        """Why a placement breaks "les contraintes de placement", or ``None``."""
+    def _place_ok(self, step: dict[str, Any], x: float, y: float, angle: float, gap: float) -> dict[str, Any] | None:
+        """Why a placement breaks "les contraintes de placement" (a message), or ``None``."""
         if not self.table.inside(x, y):
-            return f"({x}, {y}) is outside the play area"
+            return message(N_("{where} is outside the play area"), where=words.position(x, y))
         if not any(self.table.public_corners(t, x, y, angle) >= 2 for t in step["temples"]):
-            return ("at least 2 corners of the oracle must be in the public garden "
-                    "(\"au minimum 2 coins par oracle soient dans cette zone\")")
+            return message(N_("at least 2 corners of the oracle must be in the public garden"))
         for other in self.oracle_dice():
             if other.id != step["oracle"] and other.status == "play" and other.x is not None and \
                     distance((x, y), (other.x, other.y)) < gap:
-                return (f"too close to oracle {other.id}: oracles stand 1 DiXe apart "
-                        f"(\"à une distance d'1 DiXe les uns des autres\")")
+                return message(N_("it is too close to {oracle}: oracles stand 1 DiXe apart"),
+                               oracle=words.oracle(self, other.id))
         return None
 
     def _gap(self) -> float:
@@ -600,37 +697,49 @@ class PuxesGame(FlickRules, Game[PuxesOptions]):
 
     def _validate_place(self, step: dict[str, Any], action: Place) -> None:
         if action.oracle != step["oracle"]:
-            raise IllegalActionError("placement", f"oracle {step['oracle']} is the one to place now, not {action.oracle}", self.render())
+            raise IllegalActionError.said(
+                "placement", N_("{oracle} is the one to place now, not another"), self.render(),
+                oracle=words.oracle(self, step["oracle"]))
         for name in ("x", "y", "angle"):
             value = getattr(action, name)
             if not is_mm(value):
-                raise IllegalActionError("placement", f"{name} must be a number of millimetres, not {value!r}", self.render())
+                raise IllegalActionError.said("placement", N_("{name} must be a number of millimetres, not {value}"),
+                                              self.render(), name=name, value=repr(value))
         die = self.dice[action.oracle]
         if step["face"]:
             if not isinstance(action.face, str) or not self.collection.face_allowed(die.name, action.face):
-                raise IllegalActionError("starting-face", f"the owner chooses the face: {action.face!r} is not a face of "
-                                         f"die {die.name} ({', '.join(self.collection.known_faces(die.name))})", self.render())
+                raise IllegalActionError.said(
+                    "starting-face", N_("the owner chooses the face: {face} is not a face of the {die} die ({faces})"),
+                    self.render(), face=repr(action.face) if not isinstance(action.face, str) else action.face,
+                    die=die.name, faces=words.faces(self.collection.known_faces(die.name)))
         elif action.face is not None:
-            raise IllegalActionError("placement", "this oracle keeps its face; give face=None", self.render())
+            raise IllegalActionError.said("placement", N_("this oracle keeps the face it shows: give no face"),
+                                          self.render())
         crowded = not self._free_slots(step, self._gap())
         why = self._place_ok(step, action.x, action.y, action.angle, self.options.die_mm if crowded else self._gap())
         if why:
-            raise IllegalActionError("placement", f"oracle {die.id} cannot stand at ({action.x}, {action.y}): {why}", self.render())
+            raise IllegalActionError.said("placement", N_("{oracle} cannot stand at {where}: {why}"), self.render(),
+                                          oracle=words.oracle(self, die.id), where=words.position(action.x, action.y),
+                                          why=why)
 
     def _validate_face(self, step: dict[str, Any], action: ChooseFace) -> None:
         die = self.dice[step["oracle"]]
         if action.oracle != die.id or not isinstance(action.face, str) or not self.collection.face_allowed(die.name, action.face):
-            raise IllegalActionError("immunity-face", f"the next player turns oracle {die.id} to one of its faces "
-                                     f"({', '.join(self.collection.candidate_faces(die.name))}), not {action!r}", self.render())
+            raise IllegalActionError.said(
+                "immunity-face", N_("the next player turns the oracle of {owner} that Immunité saved to one of its "
+                                    "faces ({faces})"),
+                self.render(), owner=self.named(die.owner), faces=words.faces(self.collection.candidate_faces(die.name)))
         if (action.x is None) != (action.y is None):
-            raise IllegalActionError("immunity-face", "give both x and y, or neither", self.render())
+            raise IllegalActionError.said("immunity-face", N_("give both x and y, or neither"), self.render())
         if action.x is not None:
             for value in (action.x, action.y):
                 if not is_mm(value):
-                    raise IllegalActionError("immunity-face", f"positions are numbers of millimetres, not {value!r}", self.render())
+                    raise IllegalActionError.said("immunity-face", N_("positions are numbers of millimetres, not {value}"),
+                                                  self.render(), value=repr(value))
             if not self.table.inside(action.x, action.y):
-                raise IllegalActionError("immunity-face", f"({action.x}, {action.y}) is outside the play area: the oracle is "
-                                         "put back where it left, on the area's edge", self.render())
+                raise IllegalActionError.said(
+                    "immunity-face", N_("{where} is outside the play area: the oracle is put back where it left, on "
+                                        "the area's edge"), self.render(), where=words.position(action.x, action.y))
 
     def _do_place(self, step: dict[str, Any], action: Place, events: list[Event] | None) -> None:
         self.queue.pop(0)
@@ -639,13 +748,14 @@ class PuxesGame(FlickRules, Game[PuxesOptions]):
         if action.face is not None:
             die.face = action.face
         self._unlink(die.id, events)
-        reason = {"setup": "sets", "wake": "sets the woken", "replace": "puts back", "retraite": "withdraws",
-                  "attrape_moi": "sets the woken"}.get(step["reason"], "places")
         if events is not None:
-            events.append(Event("placed", f"{self.seat_label(step['player'])} {reason} oracle {die.id} in the public garden at "
-                                f"({die.x:.0f}, {die.y:.0f}) mm showing {die.face}",
-                                {"player": step["player"], "oracle": die.id, "x": die.x, "y": die.y, "face": die.face,
-                                 "reason": step["reason"]}))
+            template, rule = _PLACED.get(step["reason"], _PLACED["setup"])
+            events.append(Event.said(
+                "placed", template,
+                {"player": step["player"], "oracle": die.id, "x": die.x, "y": die.y, "face": die.face,
+                 "reason": step["reason"], "rule": rule},
+                player=self.named(step["player"]), oracle=words.oracle(self, die.id, of=step["player"]),
+                face=words.face(die.face), where=words.position(die.x, die.y)))
 
     # ---- rolls -----------------------------------------------------------------------------
 
@@ -675,26 +785,33 @@ class PuxesGame(FlickRules, Game[PuxesOptions]):
 
     def _validate_roll(self, step: dict[str, Any], action: Roll) -> None:
         if not isinstance(action.faces, tuple) or len(action.faces) != len(step["heroes"]):
-            raise IllegalActionError("roll", f"the roll must give {len(step['heroes'])} faces, one per hero die "
-                                     f"{step['heroes']}, not {action.faces!r}", self.render())
+            raise IllegalActionError.said(
+                "roll", N_("the roll must give {count} faces, one for each of {heroes}, not {given}"), self.render(),
+                count=len(step["heroes"]), heroes=words.heroes(self, step["heroes"]), given=repr(action.faces))
         if not isinstance(action.cocked, bool) or not isinstance(action.touched_oracle, bool):
-            raise IllegalActionError("roll", "cocked and touched_oracle are true or false", self.render())
+            raise IllegalActionError.said("roll", N_("cocked and touched_oracle are true or false"), self.render())
         for h, face in zip(step["heroes"], action.faces):
             name = self.dice[h].name
             if not isinstance(face, str) or not self.collection.face_allowed(name, face):
-                raise IllegalActionError("roll", f"{face!r} is not a face of hero die {h} ({name})", self.render())
+                raise IllegalActionError.said(
+                    "roll", N_("{face} is not a face of {hero} ({faces})"), self.render(),
+                    face=face if isinstance(face, str) else repr(face), hero=words.hero(self, h),
+                    faces=words.faces(self.collection.known_faces(name)))
 
     def _do_roll(self, step: dict[str, Any], action: Roll, events: list[Event] | None) -> None:
         roller = step["roller"]
         if action.cocked:
             if events is not None:
-                events.append(Event("roll-again", f"a die stopped on its edge or a corner: {self.seat_label(roller)} rolls the "
-                                    "heroes again (\"on rejette les quatre héros\")", {"player": roller}))
+                events.append(Event.said(
+                    "roll-again", N_("A die stopped on its edge or a corner: {player} rolls the heroes again."),
+                    {"player": roller, "rule": "cocked-die"}, player=self.named(roller)))
             return
         if action.touched_oracle and step["purpose"] == "first":
             if events is not None:
-                events.append(Event("roll-again", f"a hero touched an oracle during the first roll: {self.seat_label(roller)} rolls again "
-                                    "(no turn to lose yet)", {"player": roller}))
+                events.append(Event.said(
+                    "roll-again", N_("A hero touched an oracle during the first roll: {player} rolls again, as there is "
+                                     "no turn to lose yet."),
+                    {"player": roller, "rule": "hero-touched-oracle"}, player=self.named(roller)))
             return
         self.queue.pop(0)
         self.clock += 1
@@ -702,24 +819,27 @@ class PuxesGame(FlickRules, Game[PuxesOptions]):
             self.dice[h].face = face
             self.dice[h].appeared = self.clock
         self.players[roller].disturbed = False
-        shown = ", ".join(action.faces)
         if step["purpose"] == "first":
             self.first_counts[roller] = sum(1 for f in action.faces if self.collection.is_character(f))
             if events is not None:
-                events.append(Event("roll", f"{self.seat_label(roller)} rolls {shown} ({self.first_counts[roller]} characters)",
-                                    {"player": roller, "faces": list(action.faces), "purpose": "first"}))
+                events.append(Event.said(
+                    "roll", N_("{player} rolls {faces}: {characters}."),
+                    {"player": roller, "faces": list(action.faces), "purpose": "first", "rule": "first-player"},
+                    player=self.named(roller), faces=words.faces(action.faces),
+                    characters=words.count_of_characters(self.first_counts[roller])))
             if not any(s["kind"] == "roll" and s["purpose"] == "first" for s in self.queue):
                 self._choose_first(events)
             return
         if events is not None:
-            events.append(Event("roll", f"{self.seat_label(roller)} rolls {shown}",
-                                {"player": roller, "faces": list(action.faces), "purpose": step["purpose"]}))
+            events.append(Event.said("roll", N_("{player} rolls {faces}."),
+                                     {"player": roller, "faces": list(action.faces), "purpose": step["purpose"]},
+                                     player=self.named(roller), faces=words.faces(action.faces)))
         self._protection_changes(events)
         if action.touched_oracle:
             self.turn["ended"] = True
             if events is not None:
-                events.append(Event("turn-lost", f"a hero touched an oracle during the roll: {self.seat_label(roller)} passes the turn "
-                                    "(\"si un héros touche un oracle, le joueur passe son tour\")", {"player": roller}))
+                events.append(Event.said("turn-lost", N_("A hero touched an oracle during the roll: {player} passes the "
+                                                         "turn."), {"player": roller}, player=self.named(roller)))
             return
         if step["purpose"] == "turn":
             self.queue.insert(0, {"kind": "main", "player": roller})
@@ -730,8 +850,11 @@ class PuxesGame(FlickRules, Game[PuxesOptions]):
         leaders = sorted(p for p, c in self.first_counts.items() if c == best)
         if len(leaders) > 1:
             if events is not None:
-                events.append(Event("roll-again", f"{self.seats_phrase(leaders)} tie with {best} characters and roll again",
-                                    {"players": leaders}))
+                template = N_("{players} tie with {characters} each and roll again.") if best else \
+                    N_("{players} tie with no character and roll again.")
+                events.append(Event.said(
+                    "roll-again", template, {"players": leaders, "rule": "first-player"},
+                    players=words.players(leaders, self.seat_names), characters=words.count_of_characters(best)))
             self.first_counts = {}
             self.queue.extend({"kind": "roll", "player": CHANCE, "roller": p, "purpose": "first",
                                "heroes": list(self.players[p].heroes)} for p in leaders)
@@ -743,8 +866,8 @@ class PuxesGame(FlickRules, Game[PuxesOptions]):
                     self.dice[h].face = None
         self.first_counts = {}
         if events is not None:
-            events.append(Event("first-player", f"{self.seat_label(first)} rolled the most characters and starts, keeping that roll",
-                                {"player": first}))
+            events.append(Event.said("first-player", N_("{player} rolled the most characters and starts, keeping that "
+                                                        "roll."), {"player": first}, player=self.named(first)))
         self._begin_turn(first, events, rolled=True)
 
     # ---- turns -----------------------------------------------------------------------------
@@ -755,8 +878,9 @@ class PuxesGame(FlickRules, Game[PuxesOptions]):
                      "first_heroes": [], "rerolled": None, "spat": False, "fortress_spat": False, "barred": [],
                      "double": None, "charm_ok": True, "ended": False}
         if events is not None:
-            events.append(Event("turn", f"turn {self.turn_number}: {self.seat_label(player)} plays",
-                                {"player": player, "turn": self.turn_number}))
+            events.append(Event.said("turn", N_("Turn {number}: {player} plays."),
+                                     {"player": player, "turn": self.turn_number},
+                                     number=self.turn_number, player=self.named(player)))
         if rolled or self.options.toddlers:
             self.queue.insert(0, {"kind": "main", "player": player})
             self._protection_changes(events)
@@ -775,26 +899,30 @@ class PuxesGame(FlickRules, Game[PuxesOptions]):
         if not self.players[seat].heroes:
             self.queue[0] = {"kind": "main", "player": seat}
 
-    def _end_turn(self, events: list[Event] | None, reason: str, kind: str = "turn-end") -> None:
+    def _end_turn(self, events: list[Event] | None, sentence: str, kind: str = "turn-end") -> None:
+        """End the turn; ``sentence`` (marked with ``N_``, about ``{player}``) says why."""
         player = self.turn["player"]
         self.queue = [s for s in self.queue if s["kind"] != "main"]
         self.turn["ended"] = True
         if events is not None:
-            events.append(Event(kind, f"{self.seat_label(player)} {reason}", {"player": player}))
+            events.append(Event.said(kind, sentence, {"player": player}, player=self.named(player)))
 
     def _announce_passives(self, player: int, events: list[Event] | None) -> None:
         for other in range(self.num_players):
             if self.opposed(other, player) and not self.players[other].out and pw.passive_in_force(self, other, "ambidextre"):
                 if events is not None:
-                    events.append(Event("power", f"Ambidextre ({self.seat_label(other)}): {self.seat_label(player)} must use "
-                                        "the non-dominant hand to roll and to flick this turn", {"player": other, "power": "ambidextre", "target": player}))
+                    events.append(Event.said(
+                        "power", N_("Ambidextre ({owner}): {player} must use the non-dominant hand to roll and to flick "
+                                    "this turn."),
+                        {"player": other, "power": "ambidextre", "target": player, "rule": "ambidextre"},
+                        owner=self.named(other), player=self.named(player)))
                 break
 
     def _protection_changes(self, events: list[Event] | None) -> None:
         """"Arrête immédiatement": a Protection in force ends its opponents' Séduction."""
         for oracle, hero in list(self.seduced.items()):
             if pw.suppressed(self, self.dice[hero].owner):
-                self._release_rider(oracle, events, "an opposing Protection stops Séduction")
+                self._release_rider(oracle, events, message(N_("An opposing Protection stops Séduction")), "protection")
 
     # ---- phase 2 and 3: the active player's choices ----------------------------------------
 
@@ -860,12 +988,16 @@ class PuxesGame(FlickRules, Game[PuxesOptions]):
         t = self.turn
         power = self.collection.powers[action.power]
         t["power"], t["power_hero"] = action.power, action.hero
-        via = ""
-        if action.copied_from is not None:
-            via = f" (Imitation of {self.seat_label(self.dice[action.copied_from].owner)}'s hero)"
         if events is not None:
-            events.append(Event("power", f"{self.seat_label(player)} uses {power.title}{via}",
-                                {"player": player, "power": action.power, "hero": action.hero, "target": action.target}))
+            rule = "imitation" if action.copied_from is not None else rulebook.POWER_RULES.get(action.power, "active-power")
+            data = {"player": player, "power": action.power, "hero": action.hero, "target": action.target, "rule": rule}
+            if action.copied_from is not None:
+                events.append(Event.said("power", N_("{player} uses {power} through Imitation, copying {hero}."), data,
+                                         player=self.named(player), power=power.title,
+                                         hero=words.hero(self, action.copied_from)))
+            else:
+                events.append(Event.said("power", N_("{player} uses {power}."), data, player=self.named(player),
+                                         power=power.title))
         target = self.dice[action.target] if action.target is not None else None
         if action.power == "seduction":
             hero = self.dice[action.hero]
@@ -873,19 +1005,24 @@ class PuxesGame(FlickRules, Game[PuxesOptions]):
             self.players[player].heroes.remove(hero.id)
             self.seduced[target.id] = hero.id
             if events is not None:
-                events.append(Event("seduced", f"Petit gris sits on oracle {target.id} of {self.seat_label(target.owner)}: it cannot move",
-                                    {"oracle": target.id, "hero": hero.id}))
+                events.append(Event.said("seduced", N_("Petit gris sits on {oracle}: it cannot move."),
+                                         {"oracle": target.id, "hero": hero.id}, oracle=words.oracle(self, target.id)))
         elif action.power == "contamination":
             hero = self.dice[action.hero]
+            replaced = words.oracle(self, target.id)
             self._hero_becomes_oracle(hero, target, player)
-            self._sleep(target, events, "Contamination takes its place")
+            self._sleep(target, events, message(N_("Contamination takes its place")), "contamination")
             if events is not None:
-                events.append(Event("contaminated", f"Rukura becomes oracle {hero.id} of {self.seat_label(player)} in place of "
-                                    f"oracle {target.id}; the turn ends (\"Ton tour se termine immédiatement\")", {"oracle": hero.id, "replaced": target.id}))
+                events.append(Event.said(
+                    "contaminated", N_("{hero} becomes an oracle of {player} in place of {oracle}; the turn ends at "
+                                       "once."),
+                    {"oracle": hero.id, "replaced": target.id}, hero=hero.name, player=self.named(player),
+                    oracle=replaced))
             t["ended"] = True
         elif action.power == "retrograde":
             hero = self.dice[action.other]
-            x, y, face = target.x, target.y, target.face
+            face = target.face
+            swapped = (words.hero(self, hero.id), words.oracle(self, target.id))
             self._unlink(target.id, events)
             if self.fortress_holder == target.id:
                 self.fortress_holder = None
@@ -894,9 +1031,11 @@ class PuxesGame(FlickRules, Game[PuxesOptions]):
             target.role, target.owner, target.status, target.x, target.y = "hero", player, "hand", None, None
             target.appeared = self.clock
             if events is not None:
-                events.append(Event("retrograde", f"hero {hero.id} takes the place of oracle {target.id} at ({x:.0f}, {y:.0f}) "
-                                    f"and becomes an oracle of {self.seat_label(player)}; oracle {target.id} becomes a hero showing {face}",
-                                    {"oracle": hero.id, "hero": target.id}))
+                events.append(Event.said(
+                    "retrograde", N_("Rétrogradé: {hero} takes the place of {oracle} and becomes an oracle of {player}, "
+                                     "and that oracle becomes a hero of {player} showing {face}."),
+                    {"oracle": hero.id, "hero": target.id}, hero=swapped[0], oracle=swapped[1],
+                    player=self.named(player), face=words.face(face)))
         elif action.power in ("retraite", "attrape_moi"):
             if action.power == "attrape_moi":
                 target.status = "play"
@@ -904,11 +1043,12 @@ class PuxesGame(FlickRules, Game[PuxesOptions]):
             self.queue.insert(0, {"kind": "place", "player": player, "oracle": target.id, "temples": self._garden_of(target),
                                   "face": action.power == "attrape_moi", "reason": action.power})
         elif action.power == "changement_d_avis":
-            old = target.face
+            before = words.oracle(self, target.id)
             target.face = action.face
             if events is not None:
-                events.append(Event("power", f"oracle {target.id} turned from {old} to {action.face}",
-                                    {"oracle": target.id, "face": action.face}))
+                events.append(Event.said("power", N_("Changement d'avis: {oracle} now shows {face}."),
+                                         {"oracle": target.id, "face": action.face, "rule": "changement-d-avis"},
+                                         oracle=before, face=words.face(action.face)))
         elif action.power == "coup_double":
             t["double"] = action.face
         elif action.power == "retente_ta_chance":
@@ -932,10 +1072,9 @@ class PuxesGame(FlickRules, Game[PuxesOptions]):
         t["moves"].append(action.oracle)
         self._unlink(action.oracle, events, moving=True)
         self.queue.insert(0, {"kind": "flick", "player": CHANCE, "what": "shot", "by": player, "die": action.oracle})
-        die = self.dice[action.oracle]
         if events is not None:
-            events.append(Event("flick", f"{self.seat_label(player)} flicks oracle {die.id} ({die.face})",
-                                {"player": player, "oracle": die.id}))
+            events.append(Event.said("flick", N_("{player} flicks {oracle}."), {"player": player, "oracle": action.oracle},
+                                     player=self.named(player), oracle=words.oracle(self, action.oracle, of=player)))
 
     def _do_spit(self, player: int, action: Spit, events: list[Event] | None) -> None:
         t = self.turn
@@ -943,17 +1082,23 @@ class PuxesGame(FlickRules, Game[PuxesOptions]):
             t["fortress_spat"] = True
             hero = self.players[player].heroes[0]
             origin = self.fortress_holder
-            why = "from the fortress"
         else:
             t["spat"] = True
             hero = t["power_hero"]
             origin = t["moves"][0]
-            why = "Charme" if t["power"] == "charme" else "Coup de langue"
         self.queue.insert(0, {"kind": "flick", "player": CHANCE, "what": "spit", "by": player, "die": hero,
                               "origin": origin, "power": None if action.fortress else t["power"]})
         if events is not None:
-            events.append(Event("spit", f"{self.seat_label(player)} spits with hero {hero} beside oracle {origin} ({why})",
-                                {"player": player, "hero": hero, "origin": origin}))
+            data = {"player": player, "hero": hero, "origin": origin}
+            if action.fortress:
+                events.append(Event.said("spit", N_("{player} spits from the fortress with {hero}, beside {oracle}."),
+                                         {**data, "rule": "fortress"}, player=self.named(player),
+                                         hero=words.hero(self, hero, of=player), oracle=words.oracle(self, origin, of=player)))
+            else:
+                events.append(Event.said("spit", N_("{player} spits with {hero} beside {oracle} ({power})."), data,
+                                         player=self.named(player), hero=words.hero(self, hero, of=player),
+                                         oracle=words.oracle(self, origin, of=player),
+                                         power=self.collection.powers[t["power"]].title))
 
     def _do_carry(self, step: dict[str, Any], action: Carry, events: list[Event] | None) -> None:
         self.queue.pop(0)
@@ -965,10 +1110,12 @@ class PuxesGame(FlickRules, Game[PuxesOptions]):
                 self.stacked[taken.id] = mover.id
             else:
                 self.stacked[mover.id] = taken.id
-            where = "on top of" if action.on_top else "under"
             if events is not None:
-                events.append(Event("transported", f"Transport: oracle {taken.id} is carried {where} oracle {mover.id}",
-                                    {"oracle": taken.id, "carrier": mover.id, "on_top": action.on_top}))
+                template = N_("Transport: {oracle} is carried on top of {carrier}.") if action.on_top else \
+                    N_("Transport: {oracle} is carried under {carrier}.")
+                events.append(Event.said("transported", template,
+                                         {"oracle": taken.id, "carrier": mover.id, "on_top": action.on_top},
+                                         oracle=words.oracle(self, taken.id), carrier=words.oracle(self, mover.id)))
         else:
             for victim, vampire in list(self.glued.items()):
                 if vampire == mover.id:
@@ -977,8 +1124,10 @@ class PuxesGame(FlickRules, Game[PuxesOptions]):
             taken.y = mover.y
             self.glued[taken.id] = mover.id
             if events is not None:
-                events.append(Event("vampirised", f"Vampirisation: oracle {taken.id} is stuck to oracle {mover.id} and cannot move "
-                                    "while they stay together", {"oracle": taken.id, "vampire": mover.id}))
+                events.append(Event.said("vampirised", N_("Vampirisation: {oracle} is stuck to {vampire} and cannot move "
+                                                          "while they stay together."),
+                                         {"oracle": taken.id, "vampire": mover.id},
+                                         oracle=words.oracle(self, taken.id), vampire=words.oracle(self, mover.id)))
 
     # ---- eliminations ------------------------------------------------------------------------
 
@@ -1001,41 +1150,45 @@ class PuxesGame(FlickRules, Game[PuxesOptions]):
                 if p not in standing and state.can_wake:
                     state.can_wake = False
                     if events is not None:
-                        events.append(Event("temple-lost", f"{self.seat_label(p)} has no temple left and plays on while the partner's stands, "
-                                            "but can no longer wake oracles", {"player": p}))
+                        events.append(Event.said(
+                            "temple-lost", N_("{player} has no temple left and plays on while the partner's stands, "
+                                              "but can no longer wake oracles."), {"player": p}, player=self.named(p)))
                 team = self.team(p)
                 if not any(self.team(owner) == team for owner in standing):
-                    self._eliminate(p, events, "the team's temples are all DiXés", active)
+                    self._eliminate(p, events, "team-temples", active)
                     stale = True
                 elif p not in awake:
-                    self._eliminate(p, events, f"all {self.whose(p)} oracles are asleep and {self.who(p)} can no longer "
-                                    "play", active)
+                    self._eliminate(p, events, "coop-asleep", active)
                     stale = True
             elif p not in standing:
                 temples = sum(1 for t in self.temples if t.owner == p)
-                self._eliminate(p, events, f"{self.whose(p)} temple is DiXé" if temples == 1
-                                else f"{self.whose(p)} temples are all DiXés", active)
+                self._eliminate(p, events, "temple" if temples == 1 else "temples", active)
                 stale = True
             elif p not in awake:
-                self._eliminate(p, events, f"all {self.whose(p)} oracles are asleep", active)
+                self._eliminate(p, events, "asleep", active)
                 stale = True
         sides = {self.team(p) for p, s in enumerate(self.players) if not s.out}
         if len(sides) <= 1:
             self._finish(events)
 
     def _eliminate(self, player: int, events: list[Event] | None, why: str, by: int | None) -> None:
+        """Take ``player`` out of the game; ``why`` is one of :data:`_ELIMINATED`'s causes."""
         state = self.players[player]
         state.out = True
         for h in state.heroes:
             self.dice[h].face = None
+        template, rule = _ELIMINATED[why]
         for oracle, hero in list(self.seduced.items()):
             if self.dice[hero].owner == player:
-                self._release_rider(oracle, events, f"{self.seat_label(player)} is out")
+                self._release_rider(oracle, events, message(N_("{player} is out"), player=self.named(player)), rule)
         taker = by if (self.options.mode == "blitz" and by is not None and by != player and not self.players[by].out) else None
         taken = []
+        taken_words = []
         for o in self.oracles_of(player):
             die = self.dice[o]
             if die.status == "play" and taker is not None:
+                if events is not None:
+                    taken_words.append(words.oracle(self, o))
                 die.owner = taker
                 taken.append(o)
             elif die.status == "play" and self.options.mode != "coop":
@@ -1048,11 +1201,13 @@ class PuxesGame(FlickRules, Game[PuxesOptions]):
                 if t.owner == player and t.status == "standing":
                     t.status = "removed"
         if events is not None:
-            events.append(Event("eliminated", f"{self.seat_label(player)} is eliminated: {why}", {"player": player, "reason": why}))
+            events.append(Event.said("eliminated", template, {"player": player, "reason": why, "rule": rule},
+                                     player=self.named(player)))
         if taken:
             if events is not None:
-                events.append(Event("takeover", f"blitz: {self.seat_label(taker)} takes control of oracles {', '.join(map(str, taken))}",
-                                    {"player": taker, "oracles": taken}))
+                events.append(Event.said("takeover", N_("Blitz: {player} takes control of {oracles}."),
+                                         {"player": taker, "oracles": taken}, player=self.named(taker),
+                                         oracles=listing(taken_words)))
         self.queue = [s for s in self.queue if not (
             s.get("player") == player or s.get("roller") == player or
             (s["kind"] in ("place", "face", "push") and self.dice[s["oracle"]].status == "out"))]
@@ -1069,39 +1224,65 @@ class PuxesGame(FlickRules, Game[PuxesOptions]):
         self.over = True
         self.queue.clear()
         self.winner_seats = tuple(sorted(alive))
-        who = " and ".join(self.seat_label(p) for p in self.winner_seats)
         if events is not None:
-            events.append(Event("game-over", f"{who} {'win' if len(alive) > 1 else 'wins'}: gardien de la Terre",
-                                {"winners": list(self.winner_seats)}))
+            template = N_("{winners} win and become the guardians of the Earth.") if len(self.winner_seats) > 1 else \
+                N_("{winners} wins and becomes the guardian of the Earth.")
+            events.append(Event.said("game-over", template, {"winners": list(self.winner_seats)},
+                                     winners=words.players(self.winner_seats, self.seat_names)))
 
     def winners(self) -> tuple[int, ...]:
         return self.winner_seats if self.over else ()
 
     # ---- views -----------------------------------------------------------------------------
 
-    def _describe_step(self, step: dict[str, Any]) -> str:
+    def _step_words(self, step: dict[str, Any]) -> dict[str, Any]:
+        """What ``step`` waits for, as a message."""
         kind = step["kind"]
         if kind == "place":
-            return f"{self.seat_label(step['player'])} to place oracle {step['oracle']} ({step['reason']})"
+            if step["reason"] == "setup":
+                return message(N_("{player} to set an oracle in the public garden"), player=self.named(step["player"]))
+            return message(N_("{player} to put {oracle} in the public garden"), player=self.named(step["player"]),
+                           oracle=words.oracle(self, step["oracle"], of=step["player"]))
         if kind == "roll":
-            return f"the roll of {self.seat_label(step['roller'])}'s heroes"
+            roller = step["roller"]
+            if step["purpose"] == "bol":
+                return message(N_("{player} to roll {heroes} again"), player=self.named(roller),
+                               heroes=words.heroes(self, step["heroes"], of=roller))
+            return message(N_("{player} to roll their heroes"), player=self.named(roller))
         if kind == "flick":
-            return f"the outcome of the {step['what']} of die {step['die']}"
+            if step["what"] == "spit":
+                return message(N_("Waiting for the table to come to rest after {player} spits with {hero}"),
+                               player=self.named(step["by"]), hero=words.hero(self, step["die"], of=step["by"]))
+            if step["what"] == "push":
+                return message(N_("Waiting for the table to come to rest after {player} pushes {oracle} back"),
+                               player=self.named(step["by"]), oracle=words.oracle(self, step["die"]))
+            return message(N_("Waiting for the table to come to rest after {player} flicks {oracle}"),
+                           player=self.named(step["by"]), oracle=words.oracle(self, step["die"], of=step["by"]))
         if kind == "push":
-            return f"{self.seat_label(step['player'])} to push oracle {step['oracle']} back"
+            return message(N_("{player} to push {oracle} out of their sacred garden"), player=self.named(step["player"]),
+                           oracle=words.oracle(self, step["oracle"]))
         if kind == "main":
-            return f"{self.seat_label(step['player'])} to play"
+            return message(N_("{player} to play"), player=self.named(step["player"]))
         if kind == "face":
-            return f"{self.seat_label(step['player'])} to choose oracle {step['oracle']}'s face"
+            return message(N_("{player} to choose the face of the oracle of {owner} that Immunité saved"),
+                           player=self.named(step["player"]), owner=self.named(self.dice[step["oracle"]].owner))
         if kind == "carry":
-            return f"{self.seat_label(step['player'])} to choose the oracle to {step['power']}"
-        return kind
+            if step["power"] == "vampirisation":
+                return message(N_("{player} to choose which touched oracle Vampirisation holds"),
+                               player=self.named(step["player"]))
+            return message(N_("{player} to choose which touched oracle Transport carries"),
+                           player=self.named(step["player"]))
+        return message(N_("the game to go on"))
+
+    def waiting_words(self) -> dict[str, Any]:
+        """What the game waits for, as a message (said on each phone in its language)."""
+        if self.over:
+            return message(N_("the game is over"))
+        return self._step_words(self.queue[0]) if self.queue else message(N_("nothing"))
 
     def waiting_for(self) -> str:
-        """A sentence naming what the game waits for (for a dashboard)."""
-        if self.over:
-            return "the game is over"
-        return self._describe_step(self.queue[0]) if self.queue else "nothing"
+        """What the game waits for, in English (see :meth:`waiting_words`)."""
+        return i18n.said(self.waiting_words(), i18n.SOURCE_LANGUAGE)
 
     def state_dict(self) -> dict[str, Any]:
         return {
@@ -1126,28 +1307,62 @@ class PuxesGame(FlickRules, Game[PuxesOptions]):
         what it may do now."""
         data = self.state_dict()
         data["waiting_for"] = self.waiting_for()
+        data["waiting_message"] = self.waiting_words()
         movable = self.may_move(player) if player is not None else []
         if movable:
             data["may_move"] = movable
         return data
 
-    def render(self) -> str:
-        lines = [f"PuXes, {self.num_players} players ({self.options.mode}), turn {self.turn_number}: {self.waiting_for()}"]
-        for t in self.temples:
-            lines.append(f"temple {t.index} ({self.seat_label(t.owner)}) at ({t.x:.0f}, {t.y:.0f}) {t.status} lives={t.lives}")
+    def render(self, lang: str | None = None) -> str:
+        """The table in words, in ``lang`` (default: the process's language): each player's temples,
+        heroes and oracles, what the game waits for and, at the end, who won."""
+        def say(value: Any) -> str:
+            return i18n.said(value, lang)
+
+        mode = _MODES[self.options.mode]
+        lines = [say(message(N_("PuXes, {count} players, {mode}, turn {turn}: {waiting}."), count=self.num_players,
+                             mode=message(mode), turn=self.turn_number, waiting=self.waiting_words()))]
         for p, state in enumerate(self.players):
-            heroes = " ".join(f"{h}:{self.dice[h].face or '-'}" for h in state.heroes)
-            flag = " OUT" if state.out else ""
-            lines.append(f"{self.seat_label(p)}{flag} heroes [{heroes}]")
+            temples = listing(self._temple_words(t) for t in self.temples if t.owner == p)
+            shown = [self.dice[h].face for h in state.heroes]
+            if not shown:
+                heroes = message(N_("no hero left"))
+            elif all(f is None for f in shown):
+                heroes = message(N_("heroes not rolled"))
+            else:
+                heroes = message(N_("heroes showing {faces}"), faces=words.faces(shown))
+            template = N_("{player}, out of the game: {temples}; {heroes}.") if state.out else \
+                N_("{player}: {temples}; {heroes}.")
+            lines.append(say(message(template, player=self.named(p), temples=temples, heroes=heroes)))
             for o in sorted(self.oracles_of(p)):
-                d = self.dice[o]
-                where = f"({d.x:.1f}, {d.y:.1f})" if d.x is not None and d.y is not None else ""
-                tags = "".join([" seduced" if o in self.seduced else "", " glued" if o in self.glued else "",
-                                " fortress" if o == self.fortress_holder else ""])
-                lines.append(f"  oracle {o} {d.name} {d.face or '-'} {d.status} {where}{tags}".rstrip())
+                lines.append("  " + say(self._oracle_line(o)))
         if self.over:
-            lines.append(f"winners: [{', '.join(self.seat_ref(p) for p in self.winner_seats)}]")
+            template = N_("Winners: {winners}.") if len(self.winner_seats) > 1 else N_("Winner: {winners}.")
+            lines.append(say(message(template, winners=words.players(self.winner_seats, self.seat_names))))
         return "\n".join(lines) + "\n"
+
+    def _temple_words(self, temple: Temple) -> dict[str, Any]:
+        if temple.status == "standing":
+            if temple.lives > 1:
+                return message(N_("temple standing ({lives} lives)"), lives=temple.lives)
+            return message(N_("temple standing"))
+        return message(N_("temple DiXé")) if temple.status == "dixe" else message(N_("temple removed"))
+
+    def _oracle_line(self, oracle: int) -> dict[str, Any]:
+        """An oracle as the drawing lists it: its face and die, where it is, what holds it."""
+        d = self.dice[oracle]
+        name = message(N_("{face} oracle ({die} die)"), face=words.face(d.face), die=d.name) if d.face else \
+            message(N_("oracle with no face yet ({die} die)"), die=d.name)
+        if d.status == "play" and d.x is not None and d.y is not None:
+            status = message(N_("in play at {where}"), where=words.position(d.x, d.y))
+        else:
+            status = message(_ORACLE_STATUS.get(d.status, N_("waiting to be set")))
+        tags = [message(text) for held, text in ((oracle in self.seduced, N_("held by Petit gris")),
+                                                 (oracle in self.glued, N_("stuck to a vampire")),
+                                                 (oracle == self.fortress_holder, N_("in the fortress"))) if held]
+        if tags:
+            return message(N_("{oracle}: {status}, {tags}"), oracle=name, status=status, tags=listing(tags))
+        return message(N_("{oracle}: {status}"), oracle=name, status=status)
 
     def check_invariants(self) -> None:
         for d in self.dice.values():

@@ -105,7 +105,7 @@ class Chemin:
         """The rule ``action`` breaks and the message's arguments."""
         if isinstance(action, (Discard, Play)):
             if type(action.element) is not int or action.element not in ELEMENTS:
-                return "element-range", {"value": action.element, "elements": list(ELEMENT_NAMES)}
+                return "element-range", {"value": repr(action.element), "elements": list(ELEMENT_NAMES)}
             if self.phase == DISCARD and isinstance(action, Play):
                 return "opening-discard", {}
             if self.phase == DUEL and isinstance(action, Discard):
@@ -120,7 +120,7 @@ class Chemin:
         """Take ``seat``'s legal card; resolve when both are in. ``label`` ``None``: no events."""
         self.choices[seat] = action.element
         events = None if label is None else [
-            event("chosen", "event.chosen", {"player": label(seat)}, seat=seat)]
+            event("chosen", "chosen", {"player": label(seat)}, seat=seat)]
         if len(self.choices) < 2:
             return events
         e0, e1 = self.choices[0], self.choices[1]
@@ -129,7 +129,7 @@ class Chemin:
             self.set_aside = [e0, e1]
             self.phase, self.round = DUEL, 1
             if label is not None:
-                events.append(event("discarded", "event.discards", {
+                events.append(event("discarded", "discards", {
                     "player0": label(0), "element0": ELEMENT_NAMES[e0], "player1": label(1),
                     "element1": ELEMENT_NAMES[e1]}, set_aside=[ELEMENT_NAMES[e0], ELEMENT_NAMES[e1]]))
             return events
@@ -143,7 +143,7 @@ class Chemin:
                                   "winner": None, "reason": "tie", "colour": None, "token": None,
                                   "captured": False}
         if events is not None:
-            events.append(event("revealed", "event.revealed", {
+            events.append(event("revealed", "revealed", {
                 "round": self.round, "player0": label(0), "element0": ELEMENT_NAMES[e0],
                 "player1": label(1), "element1": ELEMENT_NAMES[e1]}, cards=list(record["cards"])))
         if self.discard:
@@ -156,7 +156,7 @@ class Chemin:
             relation = "dominates" if DOMINATES[cards[winner]] == cards[1 - winner] else "engenders"
             record["reason"] = relation
             if events is not None:
-                events.append(event("duel", f"event.duel-{relation}", {
+                events.append(event("duel", f"duel-{relation}", {
                     "winning": ELEMENT_NAMES[cards[winner]], "losing": ELEMENT_NAMES[cards[1 - winner]],
                     "winner": label(winner)}, winner=winner, reason=relation, colour=colour))
         else:
@@ -165,7 +165,7 @@ class Chemin:
                 winner = on_strong[0]
                 record["reason"] = "strong"
                 if events is not None:
-                    events.append(event("duel", "event.duel-strong", {
+                    events.append(event("duel", "duel-strong", {
                         "element": ELEMENT_NAMES[e0], "winner": label(winner)}, winner=winner, reason="strong"))
                 if self.faces:
                     self._turn(winner, True, label, events)
@@ -174,11 +174,11 @@ class Chemin:
                 winner = self.yin_yang.index(True)
                 record["reason"] = "yin-yang"
                 if events is not None:
-                    events.append(event("duel", "event.duel-yin-yang", {
+                    events.append(event("duel", "duel-yin-yang", {
                         "element": ELEMENT_NAMES[e0], "winner": label(winner)}, winner=winner, reason="yin-yang"))
                 self._turn(winner, False, label, events)
             elif events is not None:
-                events.append(event("duel", "event.duel-tie", {"element": ELEMENT_NAMES[e0]}, winner=None,
+                events.append(event("duel", "duel-tie", {"element": ELEMENT_NAMES[e0]}, winner=None,
                                     reason="tie"))
         if winner is not None:
             record["winner"] = winner
@@ -202,7 +202,7 @@ class Chemin:
         self.yin_yang[seat] = yin_yang
         if events is not None:
             face = "yin-yang" if yin_yang else ("yang" if seat == 0 else "yin")
-            events.append(event("face", "event.face", {"player": label(seat), "face": face}, seat=seat,
+            events.append(event("face", "face", {"player": label(seat), "face": face}, seat=seat,
                                 yin_yang=yin_yang))
 
     def _advance(self, winner: int, label: Label | None, events: list[Event] | None) -> bool:
@@ -211,20 +211,20 @@ class Chemin:
         target = self.pos[winner] + FORWARD[winner]
         self.pos[winner] = target
         if events is not None:
-            events.append(event("advanced", "event.advanced", {
+            events.append(event("advanced", "advanced", {
                 "player": label(winner), "element": ELEMENT_NAMES[self.path[target]]}, seat=winner, island=target))
         if self.pos[loser] != target:
             return False
         back = target + FORWARD[winner]
         if not 0 <= back < len(self.path):
             if events is not None:
-                events.append(event("captured", "event.path-captured", {
+                events.append(event("captured", "path-captured", {
                     "player": label(loser), "winner": label(winner)}, seat=loser, by=winner))
             self.pos[loser] = -1
             return True
         self.pos[loser] = back
         if events is not None:
-            events.append(event("pushed", "event.pushed", {
+            events.append(event("pushed", "pushed", {
                 "player": label(loser), "element": ELEMENT_NAMES[self.path[back]]}, seat=loser, island=back))
         return False
 
@@ -244,7 +244,7 @@ class Chemin:
             args = {"player": label(winner), "colour": colour}
             if source == "taken":
                 args["other"] = label(loser)
-            events.append(event("token", f"event.token-{source}", args, seat=winner, colour=colour, source=source))
+            events.append(event("token", f"token-{source}", args, seat=winner, colour=colour, source=source))
         return source
 
     def _end(self, winner: int, how: str, label: Label | None, events: list[Event] | None) -> None:
@@ -252,7 +252,7 @@ class Chemin:
         self.winner = winner
         self.how = how
         if events is not None:
-            msg = "event.won-capture" if how == "capture" else "event.won-tokens"
+            msg = "won-capture" if how == "capture" else "won-tokens"
             events.append(event("game-over", msg, {"winner": label(winner), "loser": label(1 - winner)},
                                 winners=[winner], how=how))
 

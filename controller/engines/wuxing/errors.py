@@ -1,19 +1,23 @@
-"""The error Wuxing duel raises for a refused action: a :class:`~controller.engines.RuleError`
-(so a ``ValueError``) whose rule is the message id's tail and whose text comes from words.py."""
+"""The error Wuxing duel raises for a refused action: a :class:`~controller.engines.RuleError` (so a
+``ValueError``) whose rule names the rule broken and whose reason is a message of words.py, said in
+English in the error's text and in any language through ``error.words``."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from controller.engines.core import IllegalActionError
-from controller.engines.wuxing.words import say
+from controller.engines.wuxing.words import ERRORS, worded
 
 
 class WuxingRuleError(IllegalActionError):
-    """An action the rules refuse: ``rule`` names the rule, ``msg``/``msg_args`` the sentence's
-    id and parameters (for another language), ``state`` the board it was tried on."""
+    """An action the rules refuse: ``rule`` names the rule, ``words`` the reason as a message,
+    ``state`` the board it was tried on."""
 
-    def __init__(self, rule: str, args: dict[str, Any], state: str = "", msg: str | None = None) -> None:
-        self.msg = msg or f"error.{rule}"
-        self.msg_args = dict(args)
-        super().__init__(rule, say(self.msg, **args), state)
+
+def refused(rule: str, args: Mapping[str, Any], state: str = "") -> WuxingRuleError:
+    """The error for ``rule`` (a key of :data:`~controller.engines.wuxing.words.ERRORS`) with ``args``."""
+    error = WuxingRuleError.said(rule, ERRORS[rule], state, **worded(args))
+    assert isinstance(error, WuxingRuleError)
+    return error

@@ -20,12 +20,13 @@ from __future__ import annotations
 import dataclasses
 from typing import Any, ClassVar
 
+from controller import i18n
 from controller.engines.core import Event, Game, GameOptions, OptionsError, RuleError
 from controller.engines.wuxing import actions as _actions
 from controller.engines.wuxing.actions import PAWN_LETTERS, Discard, Flip, Move, Play, Stay, square_name
 from controller.engines.wuxing.chemin import Chemin
-from controller.engines.wuxing.elements import ELEMENT_NAMES
-from controller.engines.wuxing.errors import WuxingRuleError
+from controller.engines.wuxing.elements import COLOURS, ELEMENT_NAMES
+from controller.engines.wuxing.errors import refused
 from controller.engines.wuxing.layout import (
     LayoutError,
     format_path,
@@ -36,6 +37,8 @@ from controller.engines.wuxing.layout import (
     random_square,
 )
 from controller.engines.wuxing.theatre import Theatre
+from controller.engines.wuxing.words import said, term
+from controller.i18n import N_
 
 MODES = ("chemin", "theatre")
 CHEMIN_ACTIONS = (Discard, Play)
@@ -166,25 +169,17 @@ class WuxingGame(Game[WuxingOptions]):
         mine, theirs = (CHEMIN_ACTIONS, THEATRE_ACTIONS) if self.mode == "chemin" else (THEATRE_ACTIONS, CHEMIN_ACTIONS)
         if isinstance(action, theirs):
             other = "theatre" if self.mode == "chemin" else "chemin"
-            return WuxingRuleError("wrong-mode", {"action": self.describe_action(action), "other_mode": other,
-                                                  "mode": self.mode}, state)
+            return refused("wrong-mode", {"action": action_words(action) or repr(action), "other_mode": other,
+                                          "mode": self.mode}, state)
         rule, args = self.rules.explain(player, action, self.seat_label)
         if rule == "action-type" and not isinstance(action, mine):
             args["action"] = repr(action)
-        return WuxingRuleError(rule, args, state)
+        return refused(rule, args, state)
 
     def describe_action(self, action: Any) -> str:
-        if isinstance(action, Discard) and action.element in range(5):
-            return f"set {ELEMENT_NAMES[action.element]} aside"
-        if isinstance(action, Play) and action.element in range(5):
-            return f"play {ELEMENT_NAMES[action.element]}"
-        if isinstance(action, Move) and action.pawn in range(4):
-            return f"move pawn {PAWN_LETTERS[action.pawn]} {action.distance} {action.direction}"
-        if isinstance(action, Stay):
-            return f"stay, paying a {action.colour} token"
-        if isinstance(action, Flip):
-            return f"turn over {square_name(action.square)}"
-        return repr(action)
+        """The action in words, in the process's language (:func:`controller.i18n.language`)."""
+        words = action_words(action)
+        return i18n.said(words) if words is not None else repr(action)
 
     # ---- saving --------------------------------------------------------------------------------
 
@@ -224,37 +219,52 @@ class WuxingGame(Game[WuxingOptions]):
         self.rules.check_invariants()
 
 
-def last_text(game: WuxingGame) -> str | None:
-    """The last move (theatre) or duel (chemin) and why it was legal, as words.py says it, with
-    the game's seat names; ``None`` before the first."""
-    from controller.engines.wuxing.words import say
+def action_words(action: Any) -> dict[str, Any] | None:
+    """An action as a message (``"move pawn A 2 upwards"``), ``None`` for what is no action of this game."""
+    if isinstance(action, Discard) and action.element in range(5):
+        return i18n.message(N_("set {element} aside"), element=term(ELEMENT_NAMES[action.element]))
+    if isinstance(action, Play) and action.element in range(5):
+        return i18n.message(N_("play {element}"), element=term(ELEMENT_NAMES[action.element]))
+    if isinstance(action, Move) and action.pawn in range(4):
+        return i18n.message(N_("move pawn {pawn} {distance} {direction}"), pawn=PAWN_LETTERS[action.pawn],
+                            distance=action.distance, direction=term(str(action.direction)))
+    if isinstance(action, Stay) and action.colour in COLOURS:
+        return i18n.message(N_("stay, paying a {colour} token"), colour=term(action.colour))
+    if isinstance(action, Flip) and len(action.square) == 2:
+        return i18n.message(N_("turn over {square}"), square=square_name(action.square))
+    return None
 
+
+def last_text(game: WuxingGame) -> dict[str, Any] | None:
+    """The last move (theatre) or duel (chemin) and why it was legal, as a message with the game's
+    seat names; ``None`` before the first."""
     last = game.rules.last
     if last is None:
         return None
     label = game.seat_label
     if game.mode == "chemin":
         cards = last["cards"]
-        text = say("event.revealed", round=last["round"], player0=label(0), element0=cards[0], player1=label(1),
-                   element1=cards[1])
+        duel = said("revealed", round=last["round"], player0=label(0), element0=cards[0], player1=label(1),
+                    element1=cards[1])
         winner = last["winner"]
         reason = last["reason"]
         if reason in ("dominates", "engenders"):
-            outcome = say(f"event.duel-{reason}", winning=cards[winner], losing=cards[1 - winner], winner=label(winner))
+            outcome = said(f"duel-{reason}", winning=cards[winner], losing=cards[1 - winner], winner=label(winner))
         elif reason == "tie":
-            outcome = say("event.duel-tie", element=cards[0])
+            outcome = said("duel-tie", element=cards[0])
         else:
-            outcome = say(f"event.duel-{reason}", element=cards[0], winner=label(winner))
-        return f"{text}; {outcome}"
+            outcome = said(f"duel-{reason}", element=cards[0], winner=label(winner))
+        return said("duel-and-outcome", duel=duel, outcome=outcome)
     seat = last["seat"]
     if last["kind"] == "stay":
-        return say("event.stayed", player=label(seat), colour=last["colour"])
+        return said("stayed", player=label(seat), colour=last["colour"])
     if last["kind"] == "flip":
-        return say("event.flipped", player=label(seat), element=last["element"], square=square_name(last["square"]))
-    text = say("event.moved", player=label(seat), pawn=last["pawn"], start=square_name(last["from"]),
-               end=square_name(last["to"]), from_element=last["from_element"], to_element=last["to_element"],
-               relation=last["relation"], colour=last["colour"])
+        return said("flipped", player=label(seat), element=last["element"], square=square_name(last["square"]))
+    move = said("moved", player=label(seat), pawn=last["pawn"], start=square_name(last["from"]),
+                end=square_name(last["to"]), from_element=last["from_element"], to_element=last["to_element"],
+                relation=last["relation"], colour=last["colour"])
     if last["captured"]:
-        text += "; " + say("event.captured", player=label(seat), other=label(1 - seat), pawn=last["captured"],
-                           square=square_name(last["to"]))
-    return text
+        capture = said("captured", player=label(seat), other=label(1 - seat), pawn=last["captured"],
+                       square=square_name(last["to"]))
+        return said("moved-and-captured", move=move, capture=capture)
+    return move

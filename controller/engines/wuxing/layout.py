@@ -7,6 +7,9 @@ rows separated by ``/`` and cells by spaces, each cell an element's name or two-
 
     Wo Fi Ea Me Wa / Fi Ea Me Wa Wo / Ea Me Wa Wo Fi / Me Wa Wo Fi Ea / Wa Wo Fi Ea Me
 
+The word ``printed`` names the islands of the board ``bitbox mat --game wuxing`` prints for the table
+camera (:data:`PRINTED_SQUARE`, the same as ``hardware/mats/wuxing.toml`` draws them).
+
 Le chemin du duel: "une seule île de chaque élément pour faire un chemin de 5 îles", from seat 0's
 end to seat 1's, drawn from the generator or given as five elements (``"wood fire earth metal water"``).
 
@@ -27,6 +30,12 @@ from controller.engines.wuxing.elements import CODES, ELEMENT_NAMES, ELEMENTS, e
 SIZE = 5
 
 Square = tuple[tuple[int, ...], ...]
+
+
+#: The layout option's name for the printed board's islands.
+PRINTED = "printed"
+#: The islands the printed board shows (hardware/mats/wuxing.toml), rows from the top (seat 1's side).
+PRINTED_TEXT = "Wo Me Ea Wa Fi / Wa Ea Fi Me Wo / Ea Wo Wa Fi Me / Fi Wa Me Wo Ea / Me Fi Wo Ea Wa"
 
 
 class LayoutError(OptionsError):
@@ -81,6 +90,8 @@ def parse_square(text: str) -> Square:
     """A layout option's text as a checked square (:class:`LayoutError` saying what is wrong)."""
     if not isinstance(text, str):
         raise LayoutError(f"a theatre layout is text, rows separated by '/', not {text!r}")
+    if text.strip().lower() == PRINTED:
+        text = PRINTED_TEXT
     rows = [row for row in re.split(r"[/\n;]", text) if row.strip()]
     square = []
     for r, row in enumerate(rows):
@@ -91,6 +102,9 @@ def parse_square(text: str) -> Square:
     result = tuple(square)
     check_square(result)
     return result
+
+
+PRINTED_SQUARE: Square = parse_square(PRINTED_TEXT)
 
 
 def format_square(square: Square) -> str:

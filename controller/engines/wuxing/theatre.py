@@ -175,7 +175,9 @@ class Theatre:
         if isinstance(action, Flip):
             if self.phase != FLIP:
                 return "move-phase", {"player": label(self.to_act)}
-            return "flip-square", {"square": action.square}
+            square = tuple(action.square)
+            named = (len(square) == 2 and all(type(v) is int and 0 <= v < SIZE for v in square))
+            return "flip-square", {"square": square_name(square) if named else repr(action.square)}
         if not isinstance(action, (Move, Stay)):
             return "action-type", {"action": repr(action), "mode": "theatre"}
         if self.phase == FLIP:
@@ -186,7 +188,7 @@ class Theatre:
             return "no-token", {"player": player, "colour": action.colour}
         pawn = action.pawn
         if type(pawn) is not int or not 0 <= pawn < PAWNS:
-            return "pawn-range", {"player": player, "pawn": pawn}
+            return "pawn-range", {"player": player, "pawn": repr(pawn)}
         letter = PAWN_LETTERS[pawn]
         start = self.pawns[seat][pawn]
         if start < 0:
@@ -196,7 +198,7 @@ class Theatre:
         if action.direction not in STEPS:
             return "direction-name", {"direction": action.direction}
         if type(action.distance) is not int or not 1 <= action.distance < SIZE:
-            return "distance-range", {"distance": action.distance}
+            return "distance-range", {"distance": repr(action.distance)}
         end = self.target(seat, action)
         if end is None:
             return "off-board", {"pawn": letter, "square": square_name(divmod(start, SIZE)),
@@ -231,7 +233,7 @@ class Theatre:
             self.tokens[seat][c] -= 1
             self.last = {"turn": self.turn, "seat": seat, "kind": "stay", "colour": action.colour}
             if events is not None:
-                events.append(event("stayed", "event.stayed", {"player": label(seat), "colour": action.colour},
+                events.append(event("stayed", "stayed", {"player": label(seat), "colour": action.colour},
                                     seat=seat, colour=action.colour))
         self.turn += 1
         self.last_mover = seat
@@ -246,7 +248,7 @@ class Theatre:
             self.phase = FLIP
             self.to_act = FIRST
             if events is not None:
-                events.append(event("out-of-tokens", "event.out-of-tokens", {
+                events.append(event("out-of-tokens", "out-of-tokens", {
                     "first": label(FIRST), "second": label(1 - FIRST)}, first=FIRST))
             self._check_flippable(label, events)
         return events
@@ -267,21 +269,22 @@ class Theatre:
                      "from_element": ELEMENT_NAMES[self.board[start]], "to_element": ELEMENT_NAMES[self.board[end]],
                      "relation": relation, "colour": colour, "captured": None}
         if events is not None:
-            events.append(event("pawn-moved", "event.moved", {
+            events.append(event("pawn-moved", "moved", {
                 "player": label(seat), "pawn": PAWN_LETTERS[move.pawn], "start": square_name(divmod(start, SIZE)),
                 "end": square_name(divmod(end, SIZE)), "from_element": ELEMENT_NAMES[self.board[start]],
                 "to_element": ELEMENT_NAMES[self.board[end]], "relation": relation, "colour": colour},
-                seat=seat, pawn=move.pawn, path=[list(divmod(start, SIZE)), list(divmod(end, SIZE))]))
+                seat=seat, pawn=move.pawn, path=[list(divmod(start, SIZE)), list(divmod(end, SIZE))], relation=relation,
+                colour=colour))
         if victim != EMPTY:
             other, pawn = divmod(victim, PAWNS)
             self.pawns[other][pawn] = -1
             self.last["captured"] = PAWN_LETTERS[pawn]
             if events is not None:
-                events.append(event("captured", "event.captured", {
+                events.append(event("captured", "captured", {
                     "player": label(seat), "other": label(other), "pawn": PAWN_LETTERS[pawn],
                     "square": square_name(divmod(end, SIZE))}, seat=other, pawn=pawn, by=seat))
             if not self.pawns_left(other):
-                self._end(seat, label, events, "event.won-last-pawn")
+                self._end(seat, label, events, "won-last-pawn")
 
     def _check_flippable(self, label: Label | None, events: list[Event] | None) -> None:
         """"Si un joueur n'a pas pu retourner une île vide, il y a partie nulle."""
@@ -290,7 +293,7 @@ class Theatre:
         self.phase = OVER
         self.result = "draw"
         if events is not None:
-            events.append(event("game-over", "event.draw-no-flip", {"player": label(self.to_act)},
+            events.append(event("game-over", "draw-no-flip", {"player": label(self.to_act)},
                                 winners=[0, 1], how="no-flip"))
 
     def _flip(self, seat: int, sq: int, label: Label | None, events: list[Event] | None) -> None:
@@ -300,7 +303,7 @@ class Theatre:
                      "element": ELEMENT_NAMES[element]}
         self.turn += 1
         if events is not None:
-            events.append(event("flipped", "event.flipped", {
+            events.append(event("flipped", "flipped", {
                 "player": label(seat), "element": ELEMENT_NAMES[element], "square": square_name(divmod(sq, SIZE))},
                 seat=seat, square=list(divmod(sq, SIZE))))
         if seat == FIRST:
@@ -315,7 +318,7 @@ class Theatre:
         self.cycle += 1
         self.to_act = 1 - self.last_mover
         if events is not None:
-            events.append(event("refill", "event.refill", {"player": label(self.to_act)}, seat=self.to_act,
+            events.append(event("refill", "refill", {"player": label(self.to_act)}, seat=self.to_act,
                                 cycle=self.cycle))
 
     def alone(self, sq: int) -> bool:
@@ -334,7 +337,7 @@ class Theatre:
                     self.pawns[seat][p] = -1
                     self.occupant[sq] = EMPTY
                     if events is not None:
-                        events.append(event("captured", "event.isolated", {
+                        events.append(event("captured", "isolated", {
                             "player": label(seat), "pawn": PAWN_LETTERS[p], "square": square_name(divmod(sq, SIZE)),
                             "other": label(1 - seat)}, seat=seat, pawn=p, by=1 - seat, isolated=True))
         out = [seat for seat in (0, 1) if not self.pawns_left(seat)]
@@ -342,9 +345,9 @@ class Theatre:
             self.phase = OVER
             self.result = "draw"
             if events is not None:
-                events.append(event("game-over", "event.draw-both-isolated", {}, winners=[0, 1], how="isolated"))
+                events.append(event("game-over", "draw-both-isolated", {}, winners=[0, 1], how="isolated"))
         elif out:
-            self._end(1 - out[0], label, events, "event.won-last-pawn")
+            self._end(1 - out[0], label, events, "won-last-pawn")
 
     def _end(self, winner: int, label: Label | None, events: list[Event] | None, msg: str) -> None:
         self.phase = OVER

@@ -1,18 +1,35 @@
 // Pixoid on the dashboard: the board, each turn's moves step by step, the players with their
 // roles and scores, the reserve, and the programs revealed by the last turn. See the contract at
-// the top of controller/service/web/static/dashboard.js.
+// the top of controller/service/web/static/dashboard.js. Every word is said through
+// /static/i18n.js when it is drawn, in the reader's language; players are named by name and colour,
+// pieces as the engine's texts name them ("Pixoid", "the blue Bug").
+
+import { _, format, language } from "/static/i18n.js";
 
 const CELL = 40;
 const STEP_MS = 160;
 const WALL = { class: "wall", stroke: "#4fc3f7", "stroke-width": 4, "stroke-linecap": "round" };
 
-let board, turnResult, playersBody, reserve;
+// The view's words, looked up when drawn (the language may change between two draws).
+const DIRECTIONS = { up: () => _("up"), right: () => _("right"), down: () => _("down"), left: () => _("left") };
+const NAMED = {
+  red: () => _("{name} (red)"), blue: () => _("{name} (blue)"), green: () => _("{name} (green)"),
+  yellow: () => _("{name} (yellow)"),
+};
+const BUGS = {
+  red: () => _("the red Bug"), blue: () => _("the blue Bug"), green: () => _("the green Bug"),
+  yellow: () => _("the yellow Bug"),
+};
+const PHASES = { placement: () => _("placing the cubes"), programming: () => _("secret programming") };
+
+let board, turnResult, playersTitle, playersBody, reserve;
 
 export function mount(root, shell) {
-  board = shell.svg("svg", { id: "board", role: "img", "aria-label": "Pixoid board" });
+  board = shell.svg("svg", { id: "board", role: "img" });
   turnResult = shell.el("div", { id: "turn-result", class: "turn-result", "data-turn": "" });
   root.append(board, turnResult);
-  const players = shell.panel("Players");
+  const players = shell.panel("");
+  playersTitle = players.querySelector("h2");
   const table = shell.el("table", { id: "players" });
   playersBody = shell.el("tbody");
   table.append(playersBody);
@@ -22,12 +39,14 @@ export function mount(root, shell) {
 
 export function status(state) {
   const v = state.view;
-  const phase = { placement: "placing cubes on start Pix", programming: "secret programming" }[state.phase];
-  const words = `round ${v.round} of ${v.rounds}, turn ${v.turn}`;
-  return phase && state.status !== "aborted" ? `${words} — ${phase}` : words;
+  const phase = PHASES[state.phase];
+  const words = format(_("round {round} of {rounds}, turn {turn}"), { round: v.round, rounds: v.rounds, turn: v.turn });
+  return phase && state.status !== "aborted" ? `${words} — ${phase()}` : words;
 }
 
 export async function update(state, events, shell) {
+  board.setAttribute("aria-label", _("Pixoid board"));
+  if (playersTitle) playersTitle.textContent = _("Players");
   if (!state.game) {
     board.replaceChildren();
     return;
@@ -44,7 +63,19 @@ export async function update(state, events, shell) {
 
 const centre = (pix) => [pix[1] * CELL + CELL / 2, pix[0] * CELL + CELL / 2];
 const colourOf = (state, piece, shell) => shell.colour((state.piece_names || [])[piece]);
-const roleName = (role) => (role === "pixoid" ? "Pixoid" : "Bug");
+const roleName = (role) => (role === "pixoid" ? _("Pixoid") : _("Bug"));
+
+// A player by name and colour ("Ada (red)"); seat i plays the cube of colour i.
+function playerName(state, seat, name) {
+  const colour = (state.piece_names || [])[seat];
+  return colour in NAMED ? format(NAMED[colour](), { name }) : name;
+}
+
+// A piece: "Pixoid", or its Bug by colour ("the blue Bug").
+function pieceName(state, piece, role) {
+  const colour = (state.piece_names || [])[piece];
+  return role === "pixoid" || !(colour in BUGS) ? _("Pixoid") : BUGS[colour]();
+}
 
 // ---- the board --------------------------------------------------------------------------------
 
@@ -91,6 +122,7 @@ function drawPiece(p, shift, state, shell) {
   const size = pixoid ? 28 : 22;
   const g = shell.svg("g", { class: `piece ${p.role}`, id: `piece-${p.piece}`, "data-piece": p.piece,
     transform: `translate(${cx + shift} ${cy + shift})` });
+  g.append(shell.svg("title", {}, pieceName(state, p.piece, p.role)));
   if (pixoid) {
     g.append(shell.svg("rect", { x: -size / 2 - 4, y: -size / 2 - 4, width: size + 8, height: size + 8, rx: 6,
       fill: "none", stroke: "#fff59d", "stroke-width": 3 }));
@@ -149,15 +181,16 @@ function drawPlayers(state, shell) {
   playersBody.replaceChildren(...state.players.map((p) => {
     const name = shell.el("td");
     for (const x of v.pieces.filter((x) => x.controller === p.seat)) name.append(shell.swatch(colourOf(state, x.piece, shell)));
-    name.append(p.name + (p.bot ? " (bot)" : ""));
+    const who = playerName(state, p.seat, p.name);
+    name.append(p.bot ? format(_("{player}, played by the computer"), { player: who }) : who);
     const pixoid = p.seat === v.pixoid_seat;
     const tr = shell.el("tr", { "data-seat": p.seat });
-    tr.append(name, shell.el("td", { class: pixoid ? "role-pixoid" : "" }, pixoid ? "Pixoid" : "Bug"),
+    tr.append(name, shell.el("td", { class: pixoid ? "role-pixoid" : "" }, roleName(pixoid ? "pixoid" : "bug")),
       shell.el("td", { class: "score" }, String(state.scores[p.seat])));
     return tr;
   }));
-  reserve.textContent =
-    `Reserve: ${v.reserve} of 12 cubes left · Pixoid holds ${v.reserve_taken} reserve + ${v.bonus_taken} bonus cubes`;
+  reserve.textContent = format(_("Reserve: {left} of 12 left · Pixoid's cubes: {taken} from the reserve + {bonus} bonus"),
+    { left: v.reserve, taken: v.reserve_taken, bonus: v.bonus_taken });
 }
 
 function drawTurnResult(state, revealed, shell) {
@@ -167,13 +200,17 @@ function drawTurnResult(state, revealed, shell) {
     return;
   }
   const key = `r${last.round}-t${last.turn}`;
-  if (turnResult.dataset.turn === key && !revealed) return;
-  turnResult.replaceChildren(shell.el("strong", {}, `Turn ${last.turn} of round ${last.round}: `));
+  if (turnResult.dataset.turn === key && turnResult.dataset.lang === language() && !revealed) return;
+  const title = format(_("Turn {turn} of round {round}:"), { turn: last.turn, round: last.round });
+  turnResult.replaceChildren(shell.el("strong", {}, `${title} `));
   for (const p of last.programs) {
     const span = shell.el("span", { class: "prog" });
-    span.append(shell.swatch(colourOf(state, p.piece, shell)), `${roleName(p.role)} ${p.direction} ${p.distance}`);
+    const way = p.direction in DIRECTIONS ? DIRECTIONS[p.direction]() : p.direction;
+    span.append(shell.swatch(colourOf(state, p.piece, shell)),
+      format(_("{piece}: {direction} {distance}"), { piece: roleName(p.role), direction: way, distance: p.distance }));
     turnResult.append(span);
   }
   turnResult.dataset.turn = key;
+  turnResult.dataset.lang = language();
   shell.shown(key);
 }

@@ -7,6 +7,10 @@
   its piece's program; the ready button locks it (LED on). A program the rules refuse (0, a
   diagonal, a wall right ahead) or a wheel still turning is refused at lock time, and the program
   stays unlocked. When the last program is locked the engine reveals and resolves the turn.
+
+Every refusal is a message, said on each phone in its reader's language, and names the players as the
+engine does, by name and colour ("Ada (red)"); the engine's own events already say who placed which
+cube where and who has locked in, so the wheels add no announcement of their own.
 """
 
 from __future__ import annotations
@@ -17,19 +21,20 @@ from typing import Any
 from controller.dials.state import DIRECTIONS, ControllerState
 from controller.engines.pixoid import Place, PixoidGame, Program
 from controller.games.wheels import TURNING, Press, Refused, Table, WheelPlay
+from controller.i18n import N_
 
 
 class PixoidWheels(WheelPlay):
     """Placement on the number wheel, secret programs on the direction and number wheels."""
 
     REFUSALS = {
-        "no-diagonal": "diagonal arrows are not allowed in Pixoid: choose up, down, left or right",
-        "distance-range": "the distance cannot be 0: choose a number from 1 to 9",
-        "wall-ahead": "that arrow points into a wall right against your cube: choose another direction",
+        "no-diagonal": N_("diagonal arrows are not allowed in Pixoid: choose up, down, left or right"),
+        "distance-range": N_("the distance cannot be 0: choose a number from 1 to 9"),
+        "wall-ahead": N_("that arrow points into a wall right against your cube: choose another direction"),
     }
 
-    SECRET_REFUSAL_HINT = ("a program is an arrow up, down, left or right, not into a wall right against "
-                           "the cube, and a distance from 1 to 9; the wheels show what was dialled")
+    SECRET_REFUSAL_HINT = N_("a program is an arrow up, down, left or right, not into a wall right against "
+                             "the cube, and a distance from 1 to 9; the wheels show what was dialled")
 
     game: PixoidGame
 
@@ -72,12 +77,10 @@ class PixoidWheels(WheelPlay):
             return []
         return sorted({tuple(a.pix) for a in game.legal_actions(game.current_players()[0])})
 
-    def _pix_label(self, pix: Any) -> str:
-        board = self.game.board
-        try:
-            return board.label(board.index(tuple(pix)))
-        except Exception:  # noqa: BLE001 - a label is cosmetic
-            return str(tuple(pix))
+    def _bot_holds(self, seat: int, piece: int) -> Refused:
+        game = self.game
+        return Refused.said(N_("the computer plays {piece} for {player}: this controller is not used now"),
+                            piece=game.piece_words(piece), player=game.player_words(seat))
 
     # ---- the ready button --------------------------------------------------------------------
 
@@ -87,20 +90,23 @@ class PixoidWheels(WheelPlay):
             seat = game.current_players()[0]
             placing = self.placing_piece()
             if placing != piece:
-                raise Refused(f"it is {table.seat_name(seat)}'s turn to place ({table.piece_name(placing)})")
+                raise Refused.said(N_("it is {player}'s turn to place {piece}"), player=game.player_words(seat),
+                                   piece=game.piece_words(placing))
             if table.bot_holds(seat, piece):
-                raise Refused(f"{table.piece_name(piece)} is played by a bot ({table.seat_name(seat)})")
+                raise self._bot_holds(seat, piece)
             if state.number is None:
                 raise Refused(TURNING)
             candidates = self.start_candidates()
             if state.number >= len(candidates):
-                raise Refused(f"there are {len(candidates)} free start Pix, numbered 0 to {len(candidates) - 1}: "
-                              "turn the number wheel to one of them")
+                if len(candidates) == 1:
+                    raise Refused.said(N_("there is 1 free start Pix left, numbered 0: turn the number wheel to 0"))
+                raise Refused.said(N_("there are {count} free start Pix, numbered 0 to {last}: turn the number wheel "
+                                      "to one of them"), count=len(candidates), last=len(candidates) - 1)
             return Press(seat, Place(piece, candidates[state.number]))
         if game.phase == "programming":
             seat = game.controller_owner(piece)
             if table.bot_holds(seat, piece):
-                raise Refused(f"{table.piece_name(piece)} is played by a bot ({table.seat_name(seat)}) this turn")
+                raise self._bot_holds(seat, piece)
             if state.direction is None or state.number is None:
                 raise Refused(TURNING)
             return Press(seat, Program(piece, DIRECTIONS[state.direction], state.number))
@@ -108,19 +114,6 @@ class PixoidWheels(WheelPlay):
 
     def locks(self, seat: int, action: Any) -> int | None:
         return action.piece if isinstance(action, Program) else None
-
-    def note(self, seat: int, action: Any, table: Table) -> tuple[str, str, dict[str, Any]] | None:
-        if isinstance(action, Place):
-            return ("placed", f"{table.seat_name(seat)} placed {table.piece_name(action.piece)} on start Pix "
-                              f"{self._pix_label(action.pix)}", {"piece": action.piece, "pix": list(action.pix)})
-        return None
-
-    def announce(self, event: dict[str, Any], table: Table) -> dict[str, Any]:
-        """A partial lock said of a person ("their controllers"); the engine already names the seat."""
-        seat = event["data"].get("seat")
-        if event["kind"] == "programmed" and isinstance(seat, int):
-            return {**event, "text": f"{table.seat_name(seat)} has locked one of their controllers"}
-        return event
 
     # ---- bots --------------------------------------------------------------------------------
 

@@ -8,12 +8,13 @@ puxes``, a rendered table played by bots; ``view.js`` draws the mat on the dashb
 
 from pathlib import Path
 
-from controller.games.spec import GameSpec
+from controller.games.spec import GameSpec, VoiceCall
+from controller.i18n import N_
 
 GAME = GameSpec(
     name="puxes",
     title="PuXes",
-    summary="oracles flicked across the mat at the gods' temples, refereed by the table camera",
+    summary=N_("oracles flicked across the mat at the gods' temples, refereed by the table camera"),
     engine="controller.engines.puxes:PuxesGame",
     players=(2, 4),
     default_players=2,
@@ -23,4 +24,15 @@ GAME = GameSpec(
     demo="controller.games.puxes.demo:run_demo",
     view_dir=Path(__file__).parent,
     docs="docs/puxes.md",
+    voice={  # a temple toppled, an oracle asleep or awake, a power used, the winner (and every question)
+        "dixe": VoiceCall(VoiceCall.IMPORTANT),
+        "own-temple": VoiceCall(VoiceCall.CALL),
+        "temple-rebuilt": VoiceCall(VoiceCall.CALL),
+        "asleep": VoiceCall(VoiceCall.CALL),
+        "woken": VoiceCall(VoiceCall.CALL),
+        "lost": VoiceCall(VoiceCall.CALL),
+        "power": VoiceCall(VoiceCall.CALL),
+        "eliminated": VoiceCall(VoiceCall.IMPORTANT),
+        "game-over": VoiceCall(VoiceCall.IMPORTANT, once=True),
+    },
 )

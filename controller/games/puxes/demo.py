@@ -10,9 +10,12 @@ from what is really there.
 from __future__ import annotations
 
 import time
+from collections.abc import Mapping
 from typing import Any
 
+from controller import i18n
 from controller.games.spec import DemoRequest, SpecError
+from controller.i18n import N_, _
 from controller.service.table import TableSession, TableSetup
 from controller.service.table_runner import TableRun, run_table_service
 
@@ -47,8 +50,9 @@ class DemoTable:
         self.layout = self.camera.layout
         self.watcher = self.camera.watcher
         self.moments = 0
-        self.differences: list[str] = []
-        self.first_difference: str | None = None
+        self.differences: list[Mapping[str, Any]] = []
+        #: Where the referee's game first differed from the table, as a message (``None``: never).
+        self.first_difference: Mapping[str, Any] | None = None
         self._session: TableSession | None = None
         self.answers = 0
         #: False: questions wait for an answer from the dashboard (or the API) instead of the players'.
@@ -65,11 +69,12 @@ class DemoTable:
         from controller.service.config import PlayerConfig
 
         names = names or list(DEMO_NAMES)
+        self.table.game.name_seats(names[: self.table.game.num_players])
         return TableSetup([PlayerConfig(n, bot=True) for n in names], {"players": 2}, self.seed, game="puxes")
 
     def __call__(self, session: TableSession) -> None:
         from controller.referee.demo.camera import FPS
-        from controller.referee.puxes_demo import differences
+        from controller.referee.puxes_demo import differences, divergence_words
 
         clock = 0.0
         self._session = session
@@ -108,7 +113,7 @@ class DemoTable:
             self.moments += 1
             self.differences = differences(referee.game, self.table.game)
             if self.differences and self.first_difference is None:
-                self.first_difference = f"turn {tr.turn}, {tr.label}: {'; '.join(self.differences)}"
+                self.first_difference = divergence_words(tr.turn, tr.label, self.differences)
             session.step()
             if self.pace:
                 time.sleep(self.pace)
@@ -118,8 +123,8 @@ def run_demo(request: DemoRequest) -> int:
     """Play the rendered game through the table service and print how the referee did."""
     config = request.config
     if request.players not in (None, 2) or request.options:
-        raise SpecError("the PuXes demo is a 2-player game on the printed mat: leave out --players and game options")
-    print("Setting up the simulated table (calibrating the rendered mat, teaching the faces)...", flush=True)
+        raise SpecError(_("the PuXes demo is a 2-player game on the printed mat: leave out --players and game options"))
+    print(_("Setting up the simulated table (calibrating the rendered mat, teaching the faces)..."), flush=True)
     demo = DemoTable(seed=request.seed, max_turns=request.max_turns, pace=0.6 * request.pace)
     run = TableRun(start="new", keep_serving=request.keep_serving, token=request.token,
                    port_fallback=request.port_fallback)
@@ -128,10 +133,13 @@ def run_demo(request: DemoRequest) -> int:
     game = session.game
     turns = game.turn_number if game is not None else 0
     ms = 1000.0 * session.frame_s / max(1, session.frames)
-    print(f"{session.frames} frames, {session.snapshots} still moments, {ms:.1f} ms per frame through the live loop; "
-          f"{session.questions_asked} questions ({session.questions_asked / max(1, turns):.2f} per turn)")
+    print(_("{frames} frames, {moments} still moments, {ms} ms per frame through the live loop; {questions} questions "
+            "({per_turn} per turn).").format(frames=session.frames, moments=session.snapshots, ms=f"{ms:.1f}",
+                                             questions=session.questions_asked,
+                                             per_turn=f"{session.questions_asked / max(1, turns):.2f}"))
     if demo.first_difference is None:
-        print("The referee's game matches what happened on the table.")
+        print(_("The referee's game matches what happened on the table."))
     else:
-        print(f"The referee's game first differed from the table at {demo.first_difference}")
+        print(i18n.say(N_("The referee's game first differed from the table at {difference}."),
+                       difference=demo.first_difference))
     return 0

@@ -1,13 +1,21 @@
-"""PuXes at the table service: its referee, the shot drawn on the page and the mat's contents."""
+"""PuXes at the table service: its referee, the shot drawn on the page and the mat's contents.
+
+Beside the English texts the service sends, the page gets each one as a message to say in the
+phone's own language: ``prompt_message`` (what the table waits for), ``winners_message``,
+``choice_messages`` (the choices players may announce, in the order of the service's ``choices``)
+and each die's ``label`` ("the sun oracle of Ada (red)").
+"""
 
 from __future__ import annotations
 
 import math
 from typing import Any
 
-from controller.engines.puxes import PuxesGame
+from controller.engines.puxes import PuxesGame, words
 from controller.engines.puxes.actions import Outcome
+from controller.engines.puxes.game import Die
 from controller.games.table import TablePlay
+from controller.i18n import N_, message
 from controller.referee.common import Call, RefereeConfig
 from controller.referee.puxes import PuxesReferee
 from controller.vision.snapshot import TableSnapshot
@@ -53,6 +61,33 @@ class PuxesTable(TablePlay):
                 moves.append({"die": die_id, "owner": game.dice[die_id].owner, "from": a, "to": b})
         return {"call_id": call.call_id, "moves": moves}
 
+    @staticmethod
+    def label(game: PuxesGame, die: Die) -> dict[str, Any]:
+        """A die as the players name it: an oracle by its face and owner, a hero by its character, a
+        temple's die by the temple."""
+        if die.role == "oracle":
+            return words.oracle(game, die.id, start=True)
+        if die.role == "hero":
+            return words.hero(game, die.id, start=True)
+        temple = next(t.index for t in game.temples if die.id in t.dice)
+        return words.temple(game, temple, start=True)
+
+    def choice_messages(self, game: PuxesGame) -> list[dict[str, Any]]:
+        """The choices players may announce now, each with its words: ``{"player", "action", "message"}``,
+        the action encoded as the service's ``choices`` give it."""
+        if game.is_over():
+            return []
+        out = []
+        for player in game.current_players():
+            if player < 0:
+                continue
+            for action in game.legal_actions(player):
+                encoded = game.encode_action(action)
+                if isinstance(encoded, dict) and encoded.get("type") in self.ANNOUNCED:
+                    out.append({"player": player, "action": encoded, "message": message(
+                        N_("{player}: {action}"), player=game.named(player), action=game.action_words(action))})
+        return out
+
     def call_json(self, call: Call, engine: Any) -> dict[str, Any]:
         """Without the dice's flicks: they are the camera's record, not the players'."""
         data = call.to_json(engine)
@@ -62,12 +97,18 @@ class PuxesTable(TablePlay):
     def public(self, referee: Any, snapshot: TableSnapshot | None, shot: dict[str, Any] | None) -> dict[str, Any]:
         game: PuxesGame = referee.game
         ox, oy = referee.config.area_origin_mm
+        winners = words.players(game.winners(), game.seat_names)
         return {
+            "prompt_message": referee.prompt_message(),
+            "winners_message": message(N_("Winners: {winners}.") if len(game.winners()) > 1 else
+                                       N_("Winner: {winners}."), winners=winners) if game.is_over() else None,
+            "choice_messages": self.choice_messages(game) if not referee.questions else [],
             "area": {"x": ox, "y": oy, "width_mm": game.table.size_x, "height_mm": game.table.size_y},
             "die_mm": game.options.die_mm,
             "dice": [{"id": d.id, "owner": d.owner, "role": d.role, "face": d.face, "status": d.status,
                       "x": None if d.x is None else d.x + ox, "y": None if d.y is None else d.y + oy,
-                      "angle": d.angle} for d in sorted(game.dice.values(), key=lambda d: d.id)],
+                      "angle": d.angle, "label": self.label(game, d)}
+                     for d in sorted(game.dice.values(), key=lambda d: d.id)],
             "temples": [{"index": t.index, "owner": t.owner, "x": t.x + ox, "y": t.y + oy, "status": t.status,
                          "lives": t.lives} for t in game.temples],
             "may_move": referee.may_move(),

@@ -1,28 +1,65 @@
 // PuXes on the dashboard: the mat as the camera sees it (zones, temples, oracles, the last shot)
-// and each player's oracles in play and asleep. The questions, announcements and calls are the
+// and each player's oracles in play and set aside. The questions, announcements and calls are the
 // shell's. See the contract at the top of controller/service/web/static/dashboard.js.
+//
+// Every word is said through /static/i18n.js when it is drawn, in the reader's language: players
+// by name and colour ("Ada (red)"), oracles by the face they show, as the engine's texts name them.
+
+import { _, format, naturalList, ngettext, say } from "/static/i18n.js";
 
 const ZONE_FILL = { public_garden: "#5c8f4a", sacred_garden: "#b2536a", temple: "#d7c49e" };
 const MARGIN = 40;
-const LEGEND = "Solid: oracles in their player's colour (white outline: may move now). Grey: other dice the " +
-  "camera sees (heroes). Dashed outlines and arrows: where the last shot's dice were and where they went.";
 
-let mat, legend, playersList;
+// The words, looked up when drawn (the language may change between two draws). Seats 0 to 3 play
+// red, blue, green and yellow, the colours the service gives them.
+const NAMED = [
+  () => _("{name} (red)"), () => _("{name} (blue)"), () => _("{name} (green)"), () => _("{name} (yellow)"),
+];
+const UNNAMED = [() => _("Red"), () => _("Blue"), () => _("Green"), () => _("Yellow")];
+const SYMBOLS = {
+  pirate: () => _("pirate"), smiley: () => _("smiley"), soleil: () => _("sun"), bombe: () => _("bomb"),
+  "yin-yang": () => _("yin-yang"), sablier: () => _("hourglass"), "tete-de-mort": () => _("skull"),
+  pi: () => _("pi"), aum: () => _("aum"),
+};
+const SET_ASIDE = {
+  asleep: () => _("{face} oracle (asleep)"),
+  lost: () => _("{face} oracle (lost off the cliff)"),
+  out: () => _("{face} oracle (out of the game)"),
+};
+const TEMPLE_STATUS = { dixe: () => _("DiXé"), removed: () => _("removed") };
+
+let mat, legend, playersTitle, playersList;
 
 export function mount(root, shell) {
   root.classList.add("mat-wrap");
-  mat = shell.svg("svg", { id: "mat", role: "img", "aria-label": "PuXes mat" });
+  mat = shell.svg("svg", { id: "mat", role: "img" });
   legend = shell.el("p", { id: "table-legend", class: "small" });
   root.append(mat, legend);
+  const players = shell.panel("");
+  playersTitle = players.querySelector("h2");
   playersList = shell.el("ul", { id: "table-players", class: "controllers" });
-  shell.panel("Players").append(playersList);
+  players.append(playersList);
 }
 
 export function update(state, events, shell) {
+  mat.setAttribute("aria-label", _("PuXes mat"));
+  if (playersTitle) playersTitle.textContent = _("Players");
   if (!state.mat) return;
   const asleep = drawMat(state, shell);
-  legend.textContent = LEGEND;
+  legend.textContent = _("Solid: oracles in their player's colour (white outline: may move now). Grey: other dice the camera sees (heroes). Dashed outlines and arrows: where the last shot's dice were and where they went.");
   drawPlayers(state, asleep, shell);
+}
+
+// A player as every text names them: by name and colour, or by colour alone.
+function playerName(state, seat) {
+  const p = (state.players || [])[seat] || {};
+  const k = seat % NAMED.length;
+  return p.name ? format(NAMED[k](), { name: p.name }) : UNNAMED[k]();
+}
+
+function faceWord(face) {
+  if (!face) return _("no face yet");
+  return SYMBOLS[face] ? SYMBOLS[face]() : face;
 }
 
 function dieShape(d, size, attrs, shell) {
@@ -61,7 +98,7 @@ function drawLastShot(shot, size, shell) {
       nodes.push(shell.svg("line", { x1: m.from[0], y1: m.from[1], x2: m.to[0], y2: m.to[1], stroke: "#fff",
         "stroke-width": 1.5, "marker-end": "url(#arrow)", "data-arrow": m.die }));
     } else if (m.from) {
-      nodes.push(shell.svg("text", { x: m.from[0], y: m.from[1] - size, fill: "#fff" }, "left"));
+      nodes.push(shell.svg("text", { x: m.from[0], y: m.from[1] - size, fill: "#fff" }, _("left the area")));
     }
   }
   return nodes;
@@ -75,7 +112,8 @@ function drawTemple(t, size, shell) {
     g.append(dieShape({ x: t.x, y: t.y, angle: 45 }, size * 0.7, { fill: "#fff", stroke: owner, "stroke-width": 2 }, shell));
   } else {
     g.append(dieShape({ x: t.x, y: t.y, angle: 0 }, size, { fill: "#666", stroke: owner, "stroke-width": 2 }, shell));
-    g.append(shell.svg("text", { x: t.x, y: t.y + size, fill: "#ff8a80" }, t.status === "dixe" ? "DiXé" : t.status));
+    const word = TEMPLE_STATUS[t.status] ? TEMPLE_STATUS[t.status]() : t.status;
+    g.append(shell.svg("text", { x: t.x, y: t.y + size, fill: "#ff8a80" }, word));
   }
   return g;
 }
@@ -85,7 +123,8 @@ function drawDie(d, size, mayMove, shell) {
     stroke: mayMove ? "#fff" : "#111", "stroke-width": mayMove ? 3 : 1 }, shell);
   g.setAttribute("data-die", d.id);
   g.setAttribute("data-owner", d.owner);
-  g.append(shell.svg("text", { class: "face", x: 0, y: 0 }, (d.face || "?").slice(0, 3)));
+  if (d.label) g.append(shell.svg("title", {}, say(d.label)));
+  g.append(shell.svg("text", { class: "face", x: 0, y: 0 }, d.face ? faceWord(d.face).slice(0, 3) : "?"));
   return g;
 }
 
@@ -132,11 +171,14 @@ function drawPlayers(state, asleep, shell) {
     const li = shell.el("li");
     const sleeping = asleep.filter((d) => d.owner === seat);
     const inPlay = (state.dice || []).filter((d) => d.role === "oracle" && d.owner === seat && d.status === "play");
-    li.append(shell.swatch(shell.seatColour(seat)), p.name,
-      shell.el("span", { class: "state" }, `${inPlay.length} in play, ${sleeping.length} asleep`));
+    const counts = format(ngettext("{count} oracle in play", "{count} oracles in play", inPlay.length),
+      { count: inPlay.length }) + ", " +
+      format(ngettext("{count} set aside", "{count} set aside", sleeping.length), { count: sleeping.length });
+    li.append(shell.swatch(shell.seatColour(seat)), playerName(state, seat), shell.el("span", { class: "state" }, counts));
     if (sleeping.length) {
+      const names = sleeping.map((d) => format((SET_ASIDE[d.status] || SET_ASIDE.asleep)(), { face: faceWord(d.face) }));
       li.append(shell.el("span", { class: "msg", "data-asleep": seat },
-        "asleep: " + sleeping.map((d) => `oracle ${d.id} (${d.status})`).join(", ")));
+        format(_("set aside: {oracles}"), { oracles: naturalList(names) })));
     }
     return li;
   }));

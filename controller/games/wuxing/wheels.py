@@ -21,12 +21,9 @@ from controller.dials.state import DIRECTIONS, ControllerState
 from controller.engines.wuxing import Discard, Flip, Move, Play, Stay, WuxingGame
 from controller.engines.wuxing.elements import ELEMENT_NAMES
 from controller.engines.wuxing.game import last_text
-from controller.engines.wuxing.words import ENGLISH, say
+from controller.engines.wuxing.words import REFUSALS, wheel_help
 from controller.games.wheels import TURNING, Press, Refused, Table, WheelPlay
-
-#: What a controller's owner is told when the engine refuses his press, by rule.
-REFUSALS = {key[len("refusal."):]: text for key, text in ENGLISH.items()
-            if key.startswith("refusal.") and "{" not in text}
+from controller.i18n import N_
 
 
 class WuxingWheels(WheelPlay):
@@ -61,24 +58,27 @@ class WuxingWheels(WheelPlay):
         if game.is_over():
             return None
         if table.bot_holds(seat, piece):
-            raise Refused(say("refusal.bot-seat", piece=table.piece_name(piece), player=table.seat_name(seat)))
+            raise Refused.said(N_("{piece} is played by a bot ({player})"), piece=table.piece_name(piece),
+                               player=table.seat_name(seat))
         if game.mode == "chemin":
             if state.number is None:
                 raise Refused(TURNING)
             if not 1 <= state.number <= 5:
-                raise Refused(say("refusal.element-range"))
+                raise Refused(REFUSALS["element-range"])
             element = state.number - 1
             return Press(seat, Discard(element) if game.phase == "discard" else Play(element))
         rules = game.rules
         if seat != rules.to_act:
-            raise Refused(say("refusal.not-your-turn", player=table.seat_name(rules.to_act)))
+            raise Refused.said(N_("{player} plays now: wait for your turn"), player=table.seat_name(rules.to_act))
         if game.phase == "flip":
             if state.number is None or state.symbol is None:
                 raise Refused(TURNING)
             candidates = self.flip_candidates()
             index = 10 * state.symbol + state.number
             if index >= len(candidates):
-                raise Refused(say("refusal.flip-number", last=len(candidates) - 1))
+                raise Refused.said(N_("the islands you may turn over are numbered 0 to {last} on the dashboard: the "
+                                      "symbol wheel gives the tens (A 0, B 10, C 20), the number wheel the units"),
+                                   last=len(candidates) - 1)
             return Press(seat, Flip(candidates[index]))
         if state.number is None or state.symbol is None:
             raise Refused(TURNING)
@@ -87,7 +87,7 @@ class WuxingWheels(WheelPlay):
             if len(held) == 1:
                 return Press(seat, Stay(held[0]))
             if state.symbol > 1:
-                raise Refused(say("refusal.stay-colour"))
+                raise Refused.said(N_("to stay, turn the symbol wheel to A to pay a blue token or B to pay a red one"))
             return Press(seat, Stay(("blue", "red")[state.symbol]))
         if state.direction is None:
             raise Refused(TURNING)
@@ -126,10 +126,10 @@ class WuxingWheels(WheelPlay):
         out: dict[str, Any] = {"numbers": {str(i + 1): name for i, name in enumerate(ELEMENT_NAMES)},
                                "last_text": last_text(game)}
         if game.mode == "chemin":
-            out["wheel_help"] = say("wheel.chemin")
+            out["wheel_help"] = wheel_help("chemin")
             out["review"] = self.review() if game.is_over() else None
             return out
-        out["wheel_help"] = say("wheel.theatre-flip" if game.phase == "flip" else "wheel.theatre-move")
+        out["wheel_help"] = wheel_help("theatre-flip" if game.phase == "flip" else "theatre-move")
         seat = game.rules.to_act
         state = wheels.get(seat)
         out["aim"] = self._aim(seat, state) if state is not None and not game.is_over() else None

@@ -18,6 +18,7 @@ import dataclasses
 import time
 from collections.abc import Iterable, Iterator
 
+import cv2
 import numpy as np
 
 from controller.engines.puxes.collection import Collection
@@ -66,7 +67,12 @@ class TableCamera:
         self._seed = seed * 1000
         rng = np.random.default_rng(seed)
         h, w = image_size[1], image_size[0]
-        self._noise = [rng.normal(0, noise_sigma, (h, w, 3)).astype(np.int16) for _ in range(4)]
+        # A few grey levels each way: one byte a value, drawn a band of rows at a time (a frame of
+        # 1280x720 drawn at once is 22 MB of floats).
+        self._noise = np.empty((4, h, w, 3), np.int8)
+        for i in range(len(self._noise)):
+            for y in range(0, h, 90):
+                self._noise[i, y:y + 90] = np.clip(rng.normal(0, noise_sigma, self._noise[i, y:y + 90].shape), -127, 127)
 
     # ---- the face library --------------------------------------------------------------------
 
@@ -129,10 +135,10 @@ class TableCamera:
                 self.stats.render_s += time.perf_counter() - t0
                 yield image
         t0 = time.perf_counter()
-        still = render(self.scene(after.values())).image.astype(np.int16)
+        still = render(self.scene(after.values())).image
         self.stats.render_s += time.perf_counter() - t0
         for k in range(MAX_STILL_FRAMES):
-            yield np.clip(still + self._noise[k % len(self._noise)], 0, 255).astype(np.uint8)
+            yield cv2.add(still, self._noise[k % len(self._noise)], dtype=cv2.CV_8U)   # saturated to 0..255
 
     def show(self, before: dict[int, Body], after: dict[int, Body], player: int | None,
              reach_over: tuple[float, float] | None = None) -> TableSnapshot | None:

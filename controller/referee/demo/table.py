@@ -33,11 +33,12 @@ import copy
 import dataclasses
 import math
 import random
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 from controller.engines.core import CHANCE, Event, RuleError
-from controller.engines.puxes import PuxesGame
+from controller.engines.puxes import PuxesGame, words
+from controller.referee.puxes_table_says import says
 from controller.engines.puxes.actions import ChooseFace, EndTurn, Move, Outcome, Place, PushBack, Roll, Wake
 from controller.engines.puxes.outcomes import sacred_intrusions
 from controller.vision.tracking import DiceTracker
@@ -69,12 +70,13 @@ class Body:
 class Transition:
     """What changes between two still moments of the table.
 
-    ``truth`` lists the true game's actions this still moment shows (what the referee should
-    work out from it); ``told`` the choices players give the referee on the dashboard before it
-    (a power, the end of a turn); ``expects`` whether the referee has something to decide on it.
+    ``label`` says what happened, as a message in the players' words; ``truth`` lists the true
+    game's actions this still moment shows (what the referee should work out from it); ``told`` the
+    choices players give the referee on the dashboard before it (a power, the end of a turn);
+    ``expects`` whether the referee has something to decide on it.
     """
 
-    label: str
+    label: Mapping[str, Any]
     player: int | None
     before: dict[int, Body]
     after: dict[int, Body]
@@ -89,8 +91,9 @@ class Transition:
 class ScriptedTable:
     """The true game and the dice on the table, advanced by bots and the physical model."""
 
-    def __init__(self, options: dict[str, Any] | None = None, seed: int = 0) -> None:
+    def __init__(self, options: dict[str, Any] | None = None, seed: int = 0, names: Sequence[str] = ()) -> None:
         self.game = PuxesGame(options or {}, seed=seed)
+        self.game.name_seats(names)
         if self.game.num_players != 2:
             raise ValueError("the scripted table plays on the printed two-player PuXes mat: players must be 2")
         self.rng = random.Random(seed)
@@ -181,7 +184,7 @@ class ScriptedTable:
     def _apply(self, player: int, action: Any, events: list[Event]) -> None:
         events.extend(self.game.apply(player, action))
 
-    def _transition(self, label: str, player: int | None, before: dict[int, Body], truth: list[tuple[int, Any]],
+    def _transition(self, label: Mapping[str, Any], player: int | None, before: dict[int, Body], truth: list[tuple[int, Any]],
                     events: list[Event], expects: bool = True) -> Transition:
         told, self.told = self.told, []
         return Transition(label, player, before, self._snapshot(), truth, told, expects, events, self.game.turn_number)
@@ -189,7 +192,7 @@ class ScriptedTable:
     def play(self, max_turns: int | None = None) -> Iterator[Transition]:
         """The game, one still moment at a time, until it ends or turn ``max_turns`` is over."""
         game = self.game
-        yield self._transition("the temples are built", None, {}, [], [], expects=False)
+        yield self._transition(says("built"), None, {}, [], [], expects=False)
         # One oracle per still moment, as the referee records them; each player also lays down one
         # hero at a time beside the garden, so the camera numbers a player's heroes in their order,
         # the order in which the referee pairs the dice thrown at the first roll with the heroes.
@@ -208,8 +211,9 @@ class ScriptedTable:
                 x, y = self.hero_slots[h]
                 self.bodies[h] = Body(h, x, y, self.rng.uniform(0, 80), self.rng.choice(self.faces(h)), 1, "hero")
                 placed_heroes[seat] += 1
-            yield self._transition(f"player {seat} sets oracle {action.oracle} in the garden showing {action.face}", seat,
-                                   before, [(seat, action)], events)
+            label = says("set", player=game.named(seat),
+                            oracle=words.oracle(game, action.oracle, of=seat))
+            yield self._transition(label, seat, before, [(seat, action)], events)
         while not game.is_over() and game.queue:
             step = game.queue[0]
             if step["kind"] == "roll" and step["purpose"] == "turn" and max_turns is not None \
@@ -255,8 +259,9 @@ class ScriptedTable:
         action = Roll(tuple(faces))
         events: list[Event] = []
         self._apply(CHANCE, action, events)
-        return self._transition(f"player {roller} throws the heroes: {', '.join(faces)}", roller, before,
-                                [(CHANCE, action)], events)
+        label = says("throw", player=self.game.named(roller),
+                        faces=words.faces(faces))
+        return self._transition(label, roller, before, [(CHANCE, action)], events)
 
     # the active player's choice
 
@@ -289,9 +294,10 @@ class ScriptedTable:
         def commit(events: list[Event]) -> None:
             self._apply(player, action, events)
             self._apply(player, place, events)
+        label = says("wake", player=self.game.named(player), oracle=words.oracle(self.game, place.oracle, of=player),
+                        face=words.face(place.face))
         yield from self._carry(place.oracle, (place.x, place.y), place.angle, place.face or self.bodies[place.oracle].face,
-                               f"player {player} wakes oracle {place.oracle} and sets it in the garden showing {place.face}",
-                               player, [(player, action), (player, place)], commit)
+                               label, player, [(player, action), (player, place)], commit)
 
     def _place(self, step: dict[str, Any]) -> Iterator[Transition]:
         """Oracles put back in a garden. One the player leaves where it lies (already in the garden,
@@ -312,13 +318,15 @@ class ScriptedTable:
         def commit(events: list[Event]) -> None:
             for who, a in placed:
                 self._apply(who, a, events)
-        names = ", ".join(str(a.oracle) for _, a in placed)
-        label = f"player {player} puts oracle(s) {names} back in the garden"
+        oracles = words.oracles(self.game, [a.oracle for _, a in placed])
+        label = says("put-back", player=self.game.named(player),
+                        oracles=oracles)
         if self._stays(action):
             before = self._snapshot()
             events: list[Event] = []
             commit(events)
-            tr = self._transition(label + " where they lie", player, before, placed, events)
+            where = says("put-back-as-they-lie", player=self.game.named(player), oracles=oracles)
+            tr = self._transition(where, player, before, placed, events)
             tr.reach_over = (self.bodies[action.oracle].x, self.bodies[action.oracle].y)
             yield tr
             return
@@ -340,8 +348,9 @@ class ScriptedTable:
         events: list[Event] = []
         self._apply(step["player"], action, events)
         self.bodies[o] = Body(o, x, y, b.angle, face)
-        yield self._transition(f"player {step['player']} turns oracle {o} to {face}", step["player"], before,
-                               [(step["player"], action)], events)
+        label = says("turn-up", player=self.game.named(step["player"]), face=words.face(face),
+                        owner=self.game.named(self.game.dice[o].owner))
+        yield self._transition(label, step["player"], before, [(step["player"], action)], events)
 
     def _choose_place(self, step: dict[str, Any], game: PuxesGame | None = None) -> Place:
         """A bot's placement: where the die already stands if that is allowed, else the allowed
@@ -380,7 +389,7 @@ class ScriptedTable:
                 continue
         raise RuntimeError(f"no legal place for oracle {o}: {game.render()}")
 
-    def _carry(self, die: int, to: tuple[float, float], angle: float, face: str, label: str, player: int,
+    def _carry(self, die: int, to: tuple[float, float], angle: float, face: str, label: Mapping[str, Any], player: int,
                truth: list[tuple[int, Any]], commit: Callable[[list[Event]], None] | None = None,
                expects: bool = True) -> Iterator[Transition]:
         """Carry one die to ``to`` in steps the camera can follow; the last still moment shows it
@@ -389,8 +398,8 @@ class ScriptedTable:
         for qx, qy in self._route(die, (body.x, body.y), to):
             before = self._snapshot()
             self.bodies[die] = dataclasses.replace(body, x=round(qx, 1), y=round(qy, 1))
-            yield Transition(f"oracle {die} is carried across the table", player, before, self._snapshot(), [], [],
-                             False, [], self.game.turn_number)
+            yield Transition(says("carried", oracle=words.oracle(self.game, die, start=True)),
+                             player, before, self._snapshot(), [], [], False, [], self.game.turn_number)
         before = self._snapshot()
         self.bodies[die] = Body(die, to[0], to[1], angle, face)
         events: list[Event] = []
@@ -424,12 +433,14 @@ class ScriptedTable:
         before = self._snapshot()
         events: list[Event] = []
         self._apply(player, move, events)
+        flicked = words.oracle(self.game, move.oracle, of=player)
         plan = self._plan_shot(player, move.oracle)
-        outcome, label = plan["outcome"], plan["label"]
+        outcome = plan["outcome"]
         self.bodies.update(plan["bodies"])
         self._apply(CHANCE, outcome, events)
-        yield self._transition(f"player {player} flicks oracle {move.oracle}: {label}", player, before,
-                               [(player, move), (CHANCE, outcome)], events)
+        label = says("flick", player=self.game.named(player), oracle=flicked,
+                        what=plan["label"])
+        yield self._transition(label, player, before, [(player, move), (CHANCE, outcome)], events)
         yield from self._tidy(plan, player, before)
 
     def _tidy(self, plan: dict[str, Any], player: int, before_flick: dict[int, Body]) -> Iterator[Transition]:
@@ -452,15 +463,16 @@ class ScriptedTable:
             self.bodies[top] = Body(top, base.x, base.y, base.angle + 3.0, self.faces(top)[0], 2, "temple")
             changed = True
         if changed:
-            yield Transition("the temple is rebuilt and the dice put back" if toppled is not None else "the dice are put back",
-                             player, before, self._snapshot(), [], [], False, [], game.turn_number)
+            label = says("rebuilt") if toppled is not None else \
+                says("put-back-dice")
+            yield Transition(label, player, before, self._snapshot(), [], [], False, [], game.turn_number)
         for d in sorted(self.bodies):
             die = game.dice[d]
             b = self.bodies[d]
             if die.role == "oracle" and die.status != "play" and self.inside(b.x, b.y):
                 to = self._band_point(b.x, b.y, {d})
-                yield from self._carry(d, to, b.angle, b.face, f"oracle {d} is asleep and set aside", die.owner, [],
-                                       expects=False)
+                yield from self._carry(d, to, b.angle, b.face, says("set-aside", oracle=words.oracle(game, d, start=True)),
+                                       die.owner, [], expects=False)
 
     def _plan_shot(self, player: int, oracle: int) -> dict[str, Any]:
         game = self.game
@@ -496,13 +508,14 @@ class ScriptedTable:
             if self.inside(x, y) and self._free(x, y, {p.die}) and \
                     self._obstacle((p.x, p.y), (x, y), {p.die}, reach=1.08) is None:
                 return self._finish({p.die: dataclasses.replace(p, x=round(x, 1), y=round(y, 1))}, set(), set(),
-                                    "it moved a little", played=oracle)
+                                    says("moved-a-little"), played=oracle)
         raise RuntimeError(f"oracle {oracle} cannot move anywhere")
 
     def _new_face(self, body: Body, chance: float) -> str:
         return self.rng.choice(self.faces(body.die)) if self.rng.random() < chance else body.face
 
-    def _finish(self, moved: dict[int, Body], touched: set[int], left: set[int], label: str, toppled: int | None = None,
+    def _finish(self, moved: dict[int, Body], touched: set[int], left: set[int], label: Mapping[str, Any],
+                toppled: int | None = None,
                 fall: Body | None = None, own: int | None = None, played: int | None = None) -> dict[str, Any]:
         game = self.game
         stays = {d: b for d, b in moved.items() if d not in left}
@@ -544,7 +557,8 @@ class ScriptedTable:
         if not self.inside(*end) or not self._free(end[0], end[1], {p.die}):
             return None
         rest = self._rest(p, end[0], end[1], 0.5)
-        return self._finish({p.die: rest}, set(), set(), f"it slides to ({rest.x:.0f}, {rest.y:.0f}) showing {rest.face}")
+        return self._finish({p.die: rest}, set(), set(), says("slides", where=words.position(rest.x, rest.y),
+                                                                 face=words.face(rest.face)))
 
     def _off(self, p: Body, target: Any) -> dict[str, Any] | None:
         aim = (target.x, target.y) if target is not None else (self.table.size_x / 2, self.table.size_y / 2)
@@ -565,7 +579,7 @@ class ScriptedTable:
         if math.hypot(bx - p.x, by - p.y) > self.reach:
             return None
         rest = self._rest(p, bx, by, 0.5)
-        return self._finish({p.die: rest}, set(), {p.die}, "it slides off the mat")
+        return self._finish({p.die: rest}, set(), {p.die}, says("slides-off"))
 
     def _hit(self, p: Body, player: int) -> dict[str, Any] | None:
         game = self.game
@@ -610,8 +624,13 @@ class ScriptedTable:
                 return None
             moved[v.die] = self._rest(v, end[0], end[1], 0.2)
         moved[p.die] = self._rest(p, contact[0], contact[1], 0.5)
-        what = "out of the area" if left else f"to ({end[0]:.0f}, {end[1]:.0f})"
-        return self._finish(moved, {v.die}, left, f"it hits oracle {v.die} and pushes it {what}")
+        hit = words.oracle(game, v.die)
+        if left:
+            what = says("hits-out", oracle=hit)
+        else:
+            what = says("hits", oracle=hit,
+                           where=words.position(end[0], end[1]))
+        return self._finish(moved, {v.die}, left, what)
 
     def _topple(self, p: Body, temple: Any, player: int, own_temple: bool = False) -> dict[str, Any] | None:
         game = self.game
@@ -677,9 +696,11 @@ class ScriptedTable:
             return None
         fallen = Body(top, round(fall[0], 1), round(fall[1], 1), round(self.rng.uniform(0, 90), 1),
                       self.rng.choice(self.faces(top)), 1, "temple")
-        owner = "its own" if own_temple else f"player {temple.owner}'s"
-        label = (f"it drives oracle {min(touched)} into {owner} temple, whose top die falls" if touched
-                 else f"it knocks the top die off {owner} temple")
+        target = words.temple(game, temple.index)
+        if touched:
+            label = says("drives-into-temple", oracle=words.oracle(game, min(touched)), temple=target)
+        else:
+            label = says("knocks-over-temple", temple=target)
         return self._finish(moved, touched, set(), label, toppled=temple.index, fall=fallen,
                             own=temple.index if own_temple else None)
 
@@ -705,7 +726,7 @@ class ScriptedTable:
                     self._clearance(vend[0], vend[1], {o, v.die}) >= self.die + self.gap and \
                     self._clearance(contact[0], contact[1], {o, v.die}) >= self.die + self.gap:
                 moved = {o: self._rest(intruder, contact[0], contact[1], 0.3), v.die: self._rest(v, vend[0], vend[1], 0.1)}
-                plan = self._finish(moved, {v.die}, set(), f"the push touches oracle {v.die}")
+                plan = self._finish(moved, {v.die}, set(), says("push-touches", oracle=words.oracle(game, v.die)))
         if plan is None:
             for k in range(400):
                 spread, reach = (25, 1.9) if k < 100 else (180, 1.9) if k < 250 else (180, 1.08)
@@ -716,12 +737,14 @@ class ScriptedTable:
                 if self.inside(x, y) and self._free(x, y, {o}) and \
                         self._obstacle((intruder.x, intruder.y), (x, y), {o, *t.dice}, reach) is None and \
                         not any(self.table.in_sacred(tt.index, x, y, rest.angle) for tt in game.temples if tt.status == "standing"):
-                    plan = self._finish({o: rest}, set(), set(), f"pushed back to ({x:.0f}, {y:.0f})")
+                    plan = self._finish({o: rest}, set(), set(), says("pushed-back", where=words.position(x, y)))
                     break
         if plan is None:
             raise RuntimeError(f"player {owner} cannot push oracle {o} anywhere")
+        pushed = words.oracle(game, o)
         self.bodies.update(plan["bodies"])
         self._apply(CHANCE, plan["outcome"], events)
-        yield self._transition(f"player {owner} pushes oracle {o} out of the sacred garden: {plan['label']}", owner,
-                               before, [(owner, PushBack(o)), (CHANCE, plan["outcome"])], events)
+        label = says("push", player=game.named(owner),
+                        oracle=pushed, what=plan["label"])
+        yield self._transition(label, owner, before, [(owner, PushBack(o)), (CHANCE, plan["outcome"])], events)
         yield from self._tidy(plan, owner, before)

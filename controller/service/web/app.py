@@ -16,6 +16,7 @@ Routes (``T`` needs the token):
 ``POST /api/table/answer``   T   answer a referee's question: ``{"question_id": 3, "choice": "yes"}``
 ``POST /api/table/overrule`` T   overrule a call: ``{"call_id": 7, "decision": "temple-touches"}``
 ``POST /api/table/action``   T   a player's choice: ``{"player": 0, "action": {...}}`` (an encoded action)
+``GET/POST /api/voice``  (T)  the table's voice: its status, and mute, volume, language (:mod:`controller.voice.web`)
 ==========================  ===================================================================
 
 The table routes answer 404 when the console is refereeing a game without a table camera. When the
@@ -42,6 +43,7 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from controller import i18n
 from controller.games import UnknownGameError
 from controller.games import game as game_spec
 from controller.service.auth import bearer, token_matches
@@ -130,6 +132,18 @@ def create_app(session: Any, hub: Hub, token: str, command_timeout: float = 10.0
             return _error(403, "the referee's code is shown only on the Pi's own screen")
         return qr_image(request, f"/?token={token}")
 
+    async def words(request: Request) -> Response:
+        wanted = request.path_params.get("lang") or i18n.language()
+        try:
+            lang = i18n.check_language(wanted)
+        except i18n.LanguageError as exc:
+            return _error(404, str(exc))
+        return JSONResponse(
+            {"lang": lang, "default": i18n.language(), "languages": dict(i18n.LANGUAGE_NAMES),
+             "catalogue": i18n.browser_catalogue(lang)},
+            headers={"Cache-Control": "no-cache"},
+        )
+
     async def health(request: Request) -> Response:
         alive = bool(session.inputs_alive())
         return JSONResponse({"ok": alive, "published": hub.seq}, status_code=200 if alive else 503)
@@ -191,6 +205,8 @@ def create_app(session: Any, hub: Hub, token: str, command_timeout: float = 10.0
         Route("/api/games", games),
         Route("/api/games/{game_id}", game),
         Route("/api/health", health),
+        Route("/api/i18n", words),
+        Route("/api/i18n/{lang}", words),
         Route("/api/referee/qr.svg", referee_qr),
         Route("/api/game/start", guarded("start"), methods=["POST"]),
         Route("/api/game/abort", guarded("abort"), methods=["POST"]),
@@ -200,6 +216,9 @@ def create_app(session: Any, hub: Hub, token: str, command_timeout: float = 10.0
         Route("/api/table/action", guarded("action"), methods=["POST"]),
         Mount("/static", StaticFiles(directory=STATIC_DIR), name="static"),
     ]
+    from controller.voice.web import voice_routes
+
+    routes[-1:-1] = voice_routes(lambda: getattr(session, "voice", None), authorised, read_json)
     backend = getattr(session, "backend", None)
     if backend is not None and backend.page_held():
         from controller.service.seats import SeatRegistry
@@ -208,6 +227,13 @@ def create_app(session: Any, hub: Hub, token: str, command_timeout: float = 10.0
         registry = SeatRegistry(token, backend.page_held())
         routes[-1:-1] = seat_routes(session, registry, closing, authorised, read_json)
         app_registry: SeatRegistry | None = registry
+    elif getattr(session, "play_mode", None) == "phones":
+        from controller.service.seats import SeatRegistry
+        from controller.service.web.hands import hand_routes
+
+        registry = SeatRegistry(token, session.play.seat_ids() if session.play is not None else [])
+        routes[-1:-1] = hand_routes(session, registry, closing, authorised, read_json, command_timeout)
+        app_registry = registry
     else:
         app_registry = None
     guard = Middleware(Guard, token=token, hosts=machine_hosts() if hosts is None else hosts, failures=failures)

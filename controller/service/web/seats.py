@@ -66,10 +66,9 @@ def seat_routes(session: Any, registry: SeatRegistry, closing: asyncio.Event, au
     """The routes above for ``session``, whose backend's controllers are held by pages."""
     backend = session.backend
 
-    def sync_bots() -> None:
-        """The seats bots play now (a new game may seat them elsewhere): no phone joins those."""
-        for cid in registry.seats():
-            registry.set_bot(cid, session.bot_held(cid))
+    def freed(cid: str) -> None:
+        if not session.bot_held(cid):
+            backend.detach(cid)
 
     def holder(request: Request) -> tuple[str, str]:
         cid = request.path_params["seat"]
@@ -85,18 +84,6 @@ def seat_routes(session: Any, registry: SeatRegistry, closing: asyncio.Event, au
             seat["wheels"] = {wheel: None for wheel in seat.get("wheels", {})}
         return json.dumps(message, separators=(",", ":"))
 
-    async def join(request: Request) -> Response:
-        cid, code = request.path_params["seat"], request.path_params["code"]
-        sync_bots()
-        try:
-            cookie = registry.join(cid, code, request.cookies.get(cookie_name(cid)))
-        except SeatError as exc:
-            return _error(exc.status, str(exc))
-        response = RedirectResponse(f"/seat/{cid}", status_code=303)
-        response.set_cookie(cookie_name(cid), cookie, max_age=COOKIE_AGE, httponly=True, samesite="strict",
-                            path="/")
-        return response
-
     async def page(request: Request) -> Response:
         return FileResponse(STATIC_DIR / "seat.html", headers={"Cache-Control": "no-cache"})
 
@@ -104,7 +91,7 @@ def seat_routes(session: Any, registry: SeatRegistry, closing: asyncio.Event, au
         try:
             cid, device = holder(request)
         except SeatError as exc:
-            return _error(exc.status, str(exc))
+            return _error(exc.status, str(exc), exc.words)
         hub = session.seat_hubs.get(cid)
         if hub is None or hub.latest_text is None or session.hub.latest_text is None:
             return _error(503, "the game loop has not published anything yet; try again in a moment")
@@ -117,7 +104,7 @@ def seat_routes(session: Any, registry: SeatRegistry, closing: asyncio.Event, au
             cid, device = holder(request)
             hub = session.seat_hubs[cid]
         except SeatError as exc:
-            return _error(exc.status, str(exc))
+            return _error(exc.status, str(exc), exc.words)
         except KeyError:
             return _error(503, "the game loop has not published anything yet; try again in a moment")
 
@@ -136,7 +123,7 @@ def seat_routes(session: Any, registry: SeatRegistry, closing: asyncio.Event, au
         try:
             cid, device = holder(request)
         except SeatError as exc:
-            return _error(exc.status, str(exc))
+            return _error(exc.status, str(exc), exc.words)
         body = await read_json(request)
         if isinstance(body, Response):
             return body
@@ -156,7 +143,7 @@ def seat_routes(session: Any, registry: SeatRegistry, closing: asyncio.Event, au
         try:
             cid, _device = holder(request)
         except SeatError as exc:
-            return _error(exc.status, str(exc))
+            return _error(exc.status, str(exc), exc.words)
         body = await read_json(request)
         if isinstance(body, Response):
             return body
@@ -166,12 +153,44 @@ def seat_routes(session: Any, registry: SeatRegistry, closing: asyncio.Event, au
         (backend.press if pressed else backend.release)(cid)
         return JSONResponse({"ok": True})
 
+    return [
+        *joining_routes(registry, session.bot_held, authorised, "/seat", freed=freed),
+        Route("/seat/{seat}", page),
+        Route("/api/seat/{seat}", seat_state),
+        Route("/api/seat/{seat}/events", seat_events),
+        Route("/api/seat/{seat}/wheel", wheel, methods=["POST"]),
+        Route("/api/seat/{seat}/button", button, methods=["POST"]),
+    ]
+
+
+def joining_routes(registry: SeatRegistry, bot_held: Callable[[str], bool], authorised: Denied, page: str,
+                   freed: Callable[[str], None] = lambda seat: None) -> list[Route]:
+    """What every kind of seat page shares: joining by the seat's code (then its page at
+    ``page/{seat}``), the seats' list and their QR codes, and the referee freeing a seat."""
+
+    def sync_bots() -> None:
+        """The seats bots play now (a new game may seat them elsewhere): no phone joins those."""
+        for cid in registry.seats():
+            registry.set_bot(cid, bot_held(cid))
+
+    async def join(request: Request) -> Response:
+        cid, code = request.path_params["seat"], request.path_params["code"]
+        sync_bots()
+        try:
+            cookie = registry.join(cid, code, request.cookies.get(cookie_name(cid)))
+        except SeatError as exc:
+            return _error(exc.status, str(exc), exc.words)
+        response = RedirectResponse(f"{page}/{cid}", status_code=303)
+        response.set_cookie(cookie_name(cid), cookie, max_age=COOKIE_AGE, httponly=True, samesite="strict",
+                            path="/")
+        return response
+
     async def seats(request: Request) -> Response:
         sync_bots()
         out = []
         for cid in registry.seats():
             joinable = registry.joinable(cid)
-            out.append({"id": cid, "attended": registry.attended(cid), "bot": session.bot_held(cid),
+            out.append({"id": cid, "attended": registry.attended(cid), "bot": bot_held(cid),
                         "join": registry.join_path(cid) if joinable else None})
         return JSONResponse({"seats": out}, headers={"Cache-Control": "no-store"})
 
@@ -180,7 +199,7 @@ def seat_routes(session: Any, registry: SeatRegistry, closing: asyncio.Event, au
         try:
             path = registry.join_path(cid)
         except SeatError as exc:
-            return _error(exc.status, str(exc))
+            return _error(exc.status, str(exc), exc.words)
         sync_bots()
         if not registry.joinable(cid):
             return _error(409, f"seat {cid} is held by a phone or played by a bot; its code is shown when it is free")
@@ -194,18 +213,12 @@ def seat_routes(session: Any, registry: SeatRegistry, closing: asyncio.Event, au
         try:
             registry.free(cid)
         except SeatError as exc:
-            return _error(exc.status, str(exc))
-        if not session.bot_held(cid):
-            backend.detach(cid)
+            return _error(exc.status, str(exc), exc.words)
+        freed(cid)
         return JSONResponse({"freed": cid})
 
     return [
         Route("/join/{seat}/{code}", join),
-        Route("/seat/{seat}", page),
-        Route("/api/seat/{seat}", seat_state),
-        Route("/api/seat/{seat}/events", seat_events),
-        Route("/api/seat/{seat}/wheel", wheel, methods=["POST"]),
-        Route("/api/seat/{seat}/button", button, methods=["POST"]),
         Route("/api/seats", seats),
         Route("/api/seats/{seat}/qr.svg", qr),
         Route("/api/seats/{seat}/free", free, methods=["POST"]),

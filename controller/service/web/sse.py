@@ -4,7 +4,7 @@ seat's own stream share this one generator."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Mapping
 from typing import Any
 
 from starlette.responses import JSONResponse, StreamingResponse
@@ -15,9 +15,13 @@ from controller.service.hub import Hub
 KEEPALIVE = 15.0
 
 
-def error(status: int, message: str) -> JSONResponse:
-    """Every error of the dashboard's API: JSON ``{"error": "what was wrong and what to do"}``."""
-    return JSONResponse({"error": message}, status_code=status)
+def error(status: int, message: str, words: Mapping[str, Any] | None = None) -> JSONResponse:
+    """Every error of the dashboard's API: JSON ``{"error": "what was wrong and what to do"}``, with
+    ``"message"`` beside it when the reason is a message a page says in its reader's language."""
+    body: dict[str, Any] = {"error": message}
+    if words is not None:
+        body["message"] = words
+    return JSONResponse(body, status_code=status)
 
 
 def stream(hub: Hub, closing: asyncio.Event, event: str, render: Callable[[str], str] = lambda text: text,

@@ -65,7 +65,7 @@ def test_an_effect_is_drawn_after_the_second_flip() -> None:
         events = game.apply(1, Flip(A1))
         assert not [e for e in events if e.kind == "effect"]
         events = game.apply(1, Flip(B1))
-        draws.append([e.data["args"]["card"] for e in events if e.kind == "effect"])
+        draws.append([e.data["card"] for e in events if e.kind == "effect"])
     assert draws[0] == draws[1] and len(draws[0]) == 1
 
 
@@ -79,7 +79,7 @@ def test_oni_plays_when_the_app_says_and_his_flips_are_hidden() -> None:
     events = game.apply(0, Flip(C1)) + game.apply(0, Flip(A2))
     public = [e for e in events if "audience" not in e.data]
     assert not any("yin-yang" in e.text or "aum" in e.text for e in public)
-    assert {e.data["args"]["face"] for e in events if e.data.get("audience") == [0]} == {"yin-yang", "aum"}
+    assert {e.data["face"] for e in events if e.data.get("audience") == [0]} == {"yin-yang", "aum"}
     assert game.shown[0][C1] == "yin-yang" and game.shown[1][C1] is None and game.shown[4][C1] is None
     assert game.current_players() == (2,)
 

@@ -62,7 +62,7 @@ def test_a_turn_flips_two_dice() -> None:
     sur la face cachée des dés"."""
     game = new_game(held={1: 1})
     events = game.apply(0, Flip(A1))
-    assert events[0].data["args"]["face"] == "sablier"
+    assert events[0].data["face"] == "sablier"
     assert game.current_players() == (0,)
     assert all(type(a) is Flip and a.place != A1 for a in game.legal_actions(0))
 
@@ -140,7 +140,7 @@ def test_characters_pair_with_each_other() -> None:
     personnages, on dit « Vive Oni ! »")."""
     game = new_game(hides(a1="Oni", b1="Crâne Yorick"))
     events = flip_pair(game, 0, A1, B1)
-    assert events[-1].kind == "pair" and events[-1].data["args"]["kind"] == "personnage"
+    assert events[-1].kind == "pair" and events[-1].data["kind"] == "personnage"
 
 
 # ---- the powers ----------------------------------------------------------------------------------
@@ -168,7 +168,7 @@ def test_sun_steals_nothing_when_nobody_has_a_die() -> None:
     flip_pair(game, 0, B3, C3)
     report(game)
     events = report(game)
-    assert "nothing-to-steal" in [e.data["msg"] for e in events]
+    assert "nobody has a die for player 0 to steal" in [e.text for e in events]
     assert game.current_players() == (1,) and game.won == [[], []]
 
 
@@ -218,7 +218,7 @@ def test_share_nothing_happens_when_everyone_is_tied() -> None:
     flip_pair(game, 0, A1, C1)
     report(game)
     events = report(game)
-    assert "share-nothing" in [e.data["msg"] for e in events] and game.won == [[], []]
+    assert "everyone has as many dice: nothing changes hands" in [e.text for e in events] and game.won == [[], []]
 
 
 def test_swap_is_secret() -> None:
@@ -336,7 +336,8 @@ def test_a_wrong_dixe_discards_every_won_die_and_rolls_the_square_again() -> Non
     game = new_game(hides(c3="sablier"), {"players": 3})
     give_dice(game, 0, 2)
     events = game.apply(0, CallDixe())
-    assert events[-1].data["msg"] == "dixe-wrong" and game.won[0] == [] and len(game.discarded) == 2
+    assert events[-1].kind == "dixe-wrong" and game.won[0] == [] and len(game.discarded) == 2
+    assert events[-1].text == "player 0 is wrong, a pair is left: player 0 discards 2 dice and the square is rolled again"
     for _ in range(9):
         report(game)
     assert game.current_players() == (1,) and not game.over
@@ -456,7 +457,7 @@ def test_an_owner_sets_the_powers_from_his_rulebook() -> None:
     """The ``powers`` option overrides the table; a bad kind or power is refused by name."""
     game = new_game(hides(c1="pi"), {"powers": [["pi", "steal"]]})
     events = flip_pair(game, 0, B1, C1)
-    assert events[-1].data["args"]["power"] == "steal"
+    assert events[-1].data["power"] == "steal"
     with pytest.raises(OptionsError, match="unknown kind 'lune'"):
         MemodixeGame({"powers": [["lune", "steal"]]})
     with pytest.raises(OptionsError, match="unknown power 'fly'"):

@@ -7,6 +7,7 @@ import random
 
 import pytest
 
+from controller import i18n
 from controller.engines import CHANCE, RandomBot, play_out
 from controller.engines.memodixe import Flip, MemodixeGame, MemoryBot, Peek, SeededRoller, words
 from controller.engines.memodixe.game import PLACES
@@ -139,8 +140,10 @@ def test_memory_bot_plays_from_what_it_was_shown() -> None:
         assert MemoryBot(seed).choose(game, seat) == MemoryBot(seed).choose(twin, seat)
 
 
-def test_events_carry_message_ids_and_arguments() -> None:
-    """Every sentence comes from the words module: an event's text is its message rendered in English."""
+def test_every_event_text_is_the_english_of_its_message() -> None:
+    """An event's text is its message said in English, a sentence of the memodixe catalogue; its data
+    keeps the plain details (and the audience); every power and card has its text in both modes."""
+    catalogue = {m.id for m in i18n.template("memodixe") if m.id}
     game = MemodixeGame({"mode": "oni-contre-tous", "players": 4}, seed=2)
     rng = random.Random(2)
     seen = set()
@@ -149,13 +152,23 @@ def test_events_carry_message_ids_and_arguments() -> None:
             break
         player = game.current_players()[0]
         for event in game.apply(player, rng.choice(game.legal_actions(player))):
-            assert event.text == words.text(event.data["msg"], **event.data["args"])
+            assert event.message is not None and event.message["msg"] in catalogue
+            assert event.text == i18n.said(event.message, "en")
+            assert "msg" not in event.data and "args" not in event.data
             json.dumps(event.to_json())
-            seen.add(event.data["msg"])
-    assert {"flips", "turn", "rolled"} <= seen
+            seen.add(event.kind)
+    assert {"flip", "turn", "roll"} <= seen
     for power, texts in words.POWER_TEXTS.items():
-        assert set(texts) == {"chacun-pour-soi", "oni-contre-tous"}
-    assert set(words.EFFECT_TEXTS) >= {"oni", "joue"}
+        assert set(texts) == {"chacun-pour-soi", "oni-contre-tous"} and set(texts.values()) <= catalogue
+    assert set(words.EFFECT_TEXTS) >= {"oni", "joue"} and set(words.WAITING) >= {"roll", "turn", "second"}
+
+
+def test_what_the_game_waits_for_is_a_message() -> None:
+    game = new_game(hides(c3="sablier"))
+    view = game.view(1)
+    assert view["waiting_for"] == game.waiting()
+    assert i18n.said(view["waiting_for"], "en") == game.waiting_for() == "player 0 to flip a first die (or cry DiXe !)"
+    assert i18n.said(view["waiting_for"], "fr") == "joueur 0 doit retourner un premier DiXe (ou crier « DiXe ! »)"
 
 
 def test_render_is_deterministic_text() -> None:

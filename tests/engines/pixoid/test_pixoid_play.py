@@ -164,12 +164,14 @@ def test_render_shows_board_pieces_roles_reserve_and_scores() -> None:
     text = game.render()
     assert text == game.clone().render()
     lines = text.splitlines()
-    assert lines[0] == "Pixoid (4 players) - round 1 of 4, turn 2 - programming"
+    assert lines[0] == "Pixoid (4 players), round 1 of 4, turn 2: secret programming"
     assert lines[1].split() == list("abcdefghi")
     assert lines[3] == " 1 |o . * . . . . . o|"
-    assert lines[5] == " 2 |0 . . . . . . .|1|"
-    assert "piece 0: Pixoid seat 0  a2" in text and "reserve: 11/12" in text
-    assert "Pixoid has 1 reserve + 1 bonus cubes" in text and "scores: 0 0 0 0" in text
+    assert lines[5] == " 2 |R . . . . . . .|b|", "Pixoid drawn by its colour's initial in capitals, a Bug in small letters"
+    assert "  R: Pixoid, played by Red, on a2" in lines and "  y: the yellow Bug, played by Yellow, on h5" in lines
+    assert "  reserve: 11/12; Pixoid's cubes: 1 from the reserve + 1 bonus" in lines
+    assert "  locked in: nobody; still programming: Red, Blue, Green and Yellow" in lines
+    assert "  scores: Red 0, Blue 0, Green 0 and Yellow 0" in lines
     colour = render_ansi(game)
     assert "\x1b[" in colour and colour.count("\n") == text.count("\n")
 

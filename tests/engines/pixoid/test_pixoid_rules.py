@@ -109,7 +109,9 @@ def test_diagonal_arrows_are_refused() -> None:
         with pytest.raises(RuleError) as info:
             game.apply(0, Program(0, arrow, 2))
         assert info.value.rule == "no-diagonal"
-        assert "Pixoid moves only up, down, left or right; turn the direction wheel off the diagonal" in str(info.value)
+        assert info.value.reason == ("Pixoid and the Bugs move only up, down, left or right: turn the direction "
+                                     "wheel off the diagonal")
+        assert info.value.in_language("fr").startswith("Pixoid et les Bugs se déplacent seulement vers le haut")
     with pytest.raises(RuleError) as unknown:
         game.apply(0, Program(0, "north", 2))
     assert unknown.value.rule == "direction-name"
@@ -244,7 +246,7 @@ def test_bugs_ending_on_the_same_pix_stack() -> None:
     events = turn(game, {0: ("right", 1), 1: ("down", 2), 2: ("up", 1), 3: ("up", 2)})
     assert "captured" not in kinds(events)
     assert game.pos[1] == game.pos[3] == game.board.index((2, 8))
-    assert "& on i3: Bug 1, Bug 3" in game.render()
+    assert "  &: the blue Bug and the yellow Bug on i3" in game.render().splitlines()
     turn(game, {0: ("left", 1), 1: ("left", 3), 2: ("down", 1), 3: ("up", 2)})
     assert game.board.pix(game.pos[1]) == (2, 5) and game.board.pix(game.pos[3]) == (0, 8)
 

@@ -1,7 +1,9 @@
-"""Seat names: a Pixoid game shows the players' names in its texts and drawing, never in its state.
+"""Seat names: a Pixoid game names its players by name and colour in its texts and drawing, never in
+its state.
 
-The names are presentation only. Without them every text is the one the golden files hold; with
-them each "seat N" becomes the player's name, and the state, the save and equality are untouched.
+The names are presentation only. Without them a player is named by colour ("Red"), the texts the
+golden files hold; with them by name and colour ("Ada (red)"); the state, the save and equality are
+untouched either way.
 """
 
 from __future__ import annotations
@@ -20,14 +22,18 @@ from controller.engines.pixoid import PixoidGame, Place, Program
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden" / "pixoid-3-players.txt"
 NAMES = ("Ada", "Brice", "Chloé")
+#: How a named game names each player that an unnamed one names by colour alone.
+NAMED = {"Red": "Ada (red)", "Blue": "Brice (blue)", "Green": "Chloé (green)"}
+UNNAMED = re.compile(r"\b(Red|Blue|Green)\b")
 
 
 def _golden_game() -> PixoidGame:
     return PixoidGame({"players": 3}, seed=2)
 
 
-def _named(text: str, names: tuple[str, ...] = NAMES) -> str:
-    return re.sub(r"seat (\d)", lambda m: names[int(m.group(1))], text)
+def _named(text: str) -> str:
+    """A golden line with each player named as a named game names them: "Red" becomes "Ada (red)"."""
+    return UNNAMED.sub(lambda m: NAMED[m.group(1)], text)
 
 
 def test_without_names_the_texts_are_the_golden_ones() -> None:
@@ -35,13 +41,14 @@ def test_without_names_the_texts_are_the_golden_ones() -> None:
     game = _golden_game()
     game.name_seats(NAMES)
     game.name_seats(None)
-    assert game.seat_names == () and game.seat_label(1) == "seat 1"
+    assert game.seat_names == () and game.seat_label(1) == "Blue"
     assert playthrough(game, 12) == GOLDEN.read_text(encoding="utf-8")
 
 
 def test_with_names_every_event_names_the_player_and_the_state_is_unchanged() -> None:
     """A whole 3-player game (role changes and the final win included): each event text is the
-    golden one with "seat N" replaced by the name; the state JSON and the actions are identical."""
+    golden one with each colour-named player named by name and colour; the state JSON and the
+    actions are identical."""
     golden = GOLDEN.read_text(encoding="utf-8").splitlines()
     game = _golden_game()
     game.name_seats(NAMES)
@@ -56,34 +63,37 @@ def test_with_names_every_event_names_the_player_and_the_state_is_unchanged() ->
             assert mine == _named(theirs)
     assert events > 100
     text = "\n".join(line for line in named if not line.startswith(("json: ", "action: ")))
-    assert "seat" not in text
-    assert "event: role-change: Brice becomes Pixoid; Ada becomes a Bug" in named
-    assert "event: placed: Pixoid 0 (Ada) starts on b11" in named
-    assert "event: game-over: the game is over: Ada and Brice and Chloé win" in named
-    assert "  winners: Ada, Brice, Chloé" in named
+    assert not re.search(r"\bseat \d|\bpiece \d", text)
+    assert "event: role-change: Brice (blue) becomes Pixoid; Ada (red) becomes a Bug" in named
+    assert "event: placed: Ada (red) places Pixoid on the start Pix b11" in named
+    assert "event: placed: Brice (blue) places the yellow Bug on the start Pix b2" in named
+    assert ("event: game-over: the game is over: Ada (red), Brice (blue) and Chloé (green) share the victory "
+            "with 12 points each") in named
+    assert "  winners: Ada (red), Brice (blue) and Chloé (green)" in named
 
 
 def test_render_and_lock_texts_with_and_without_names() -> None:
     """The drawing's piece lines, lock status and scores name the players when names are set."""
     plain, named = lanes_game(), lanes_game()
     named.name_seats(["Ada", "Brice", "Chloé", "Dee"])
-    assert "  placing: piece 0 (seat 0)" in plain.render()
-    assert "  placing: piece 0 (Ada)" in named.render()
+    assert "  to place now: Pixoid, by Red" in plain.render().splitlines()
+    assert "  to place now: Pixoid, by Ada (red)" in named.render().splitlines()
     for game in (plain, named):
         place(game)
         turn(game, {0: ("down", 1), 1: ("down", 1), 2: ("up", 1), 3: ("left", 1)})
-    assert named.apply(1, Program(1, "down", 1))[0].text == "Brice has locked in"
-    assert plain.apply(1, Program(1, "down", 1))[0].text == "seat 1 has locked in"
+    assert named.apply(1, Program(1, "down", 1))[0].text == "Brice (blue) has locked in"
+    assert plain.apply(1, Program(1, "down", 1))[0].text == "Blue has locked in"
 
     lines = plain.render().splitlines()
-    assert "  piece 0: Pixoid seat 0  a2" in lines and "  piece 3: Bug    seat 3  h5" in lines
-    assert "  programs: seat 0 waiting, seat 1 locked, seat 2 waiting, seat 3 waiting" in lines
-    assert "  scores: 0 0 0 0" in lines
+    assert "  R: Pixoid, played by Red, on a2" in lines and "  y: the yellow Bug, played by Yellow, on h5" in lines
+    assert "  locked in: Blue; still programming: Red, Green and Yellow" in lines
+    assert "  scores: Red 0, Blue 0, Green 0 and Yellow 0" in lines
 
     lines = named.render().splitlines()
-    assert "  piece 0: Pixoid Ada    a2" in lines and "  piece 3: Bug    Dee    h5" in lines
-    assert "  programs: Ada waiting, Brice locked, Chloé waiting, Dee waiting" in lines
-    assert "  scores: Ada 0, Brice 0, Chloé 0, Dee 0" in lines
+    assert "  R: Pixoid, played by Ada (red), on a2" in lines
+    assert "  y: the yellow Bug, played by Dee (yellow), on h5" in lines
+    assert "  locked in: Brice (blue); still programming: Ada (red), Chloé (green) and Dee (yellow)" in lines
+    assert "  scores: Ada (red) 0, Brice (blue) 0, Chloé (green) 0 and Dee (yellow) 0" in lines
     assert named.render().count("\n") == plain.render().count("\n")
     assert named.state_dict() == plain.state_dict() and named == plain
 
@@ -91,8 +101,10 @@ def test_render_and_lock_texts_with_and_without_names() -> None:
 def test_placed_event_names_the_player() -> None:
     plain, named = lanes_game(), lanes_game()
     named.name_seats(["Ada", "Brice", "Chloé", "Dee"])
-    assert plain.apply(0, Place(0, (0, 0)))[0].text == "Pixoid 0 (seat 0) starts on a1"
-    assert named.apply(0, Place(0, (0, 0)))[0].text == "Pixoid 0 (Ada) starts on a1"
+    assert plain.apply(0, Place(0, (0, 0)))[0].text == "Red places Pixoid on the start Pix a1"
+    placed = named.apply(0, Place(0, (0, 0)))[0]
+    assert placed.text == "Ada (red) places Pixoid on the start Pix a1"
+    assert placed.in_language("fr") == "Ada (rouge) place Pixoid sur le Pix de départ a1"
 
 
 def test_clone_keeps_the_names_and_the_save_leaves_them_out() -> None:
@@ -100,17 +112,17 @@ def test_clone_keeps_the_names_and_the_save_leaves_them_out() -> None:
     game.name_seats(["Ada", "Brice", "Chloé", "Dee"])
     place(game)
     copy = game.clone()
-    assert copy.seat_names == game.seat_names and copy.seat_label(2) == "Chloé"
+    assert copy.seat_names == game.seat_names and copy.seat_label(2) == "Chloé (green)"
     assert copy.render() == game.render()
     copy.name_seats(["Zoé"])
-    assert game.seat_label(0) == "Ada" and copy.seat_label(0) == "Zoé" and copy.seat_label(1) == "seat 1"
+    assert game.seat_label(0) == "Ada (red)" and copy.seat_label(0) == "Zoé (red)" and copy.seat_label(1) == "Blue"
 
     plain = lanes_game()
     place(plain)
     assert game.save() == plain.save() and game.dumps() == plain.dumps()
     assert "Ada" not in game.dumps()
     loaded = load_game(game.dumps())
-    assert loaded.seat_names == () and "seat 0" in loaded.render() and "Ada" not in loaded.render()
+    assert loaded.seat_names == () and "played by Red" in loaded.render() and "Ada" not in loaded.render()
     assert loaded == game
 
 
@@ -122,5 +134,5 @@ def test_bad_names_are_refused_and_blank_ones_fall_back() -> None:
         game.name_seats(["A", 2])
     assert game.seat_names == ()
     game.name_seats(["Ada", "  "])
-    assert [game.seat_label(s) for s in range(3)] == ["Ada", "seat 1", "seat 2"]
+    assert [game.seat_label(s) for s in range(3)] == ["Ada (red)", "Blue", "Green"]
     assert json.dumps(game.state_dict()) == json.dumps(lanes_game(players=3).state_dict())

@@ -84,7 +84,7 @@ def test_random_mutation_draws_the_face() -> None:
     game.apply(0, Move(0, c("3.6")))
     assert game.current_players() == (CHANCE,) and game.state_dict()["step"]["for"] == "mutation"
     events = roll(game, 5)
-    assert event(events, "face-rolled").data["args"]["face"] == 5
+    assert event(events, "face-rolled").data["face"] == 5
     assert game.ship_face[0] == 5 and game.step == "put"
 
 
@@ -97,7 +97,7 @@ def test_quantum_torpedo_fights_with_the_white_die_ties_to_the_attacker() -> Non
     game.apply(0, Move(0, c("3.6")))  # face 1 + 4 against face 4 + 1: a tie
     events = roll(game, 4, 1)
     won = event(events, "torpedo-won")
-    assert won.data["args"]["winner_player"] == 0 and won.data["args"]["attack"] == won.data["args"]["defence"] == 5
+    assert won.data["winner_player"] == 0 and won.data["attack"] == won.data["defence"] == 5
     assert game.ship_cell[2] == IN_SPACEPORT and at(game, 0) == "3.6"
     assert sorted(game.view(0)["hand"]) == ["plus-one"] * 3 + ["scanner", "virus"]
     assert game.step == "put"
@@ -215,7 +215,7 @@ def test_teleporter_sends_the_ship_to_the_other_teleporter_both_discarded() -> N
     game = arrange(ships={A: ("3.5", 1), B: ("2.3", 2)}, cells={"3.6": "teleporter", "1.1": "teleporter"})
     discard = len(game.discard)
     events = game.apply(0, Move(0, c("3.6")))
-    assert event(events, "teleported").data["args"]["cell"] == "1.1"
+    assert event(events, "teleported").data["cell"] == "1.1"
     assert at(game, 0) == "1.1" and game.board[c("3.6")] == 0
     assert len(game.discard) == discard + 2
     assert game.state_dict()["step"] == {"kind": "put", "player": 0, "next_to": "1.1"}
@@ -340,7 +340,7 @@ def test_a_portal_with_nothing_to_suck_in_cannot_be_activated() -> None:
     assert Move(0, c("3.3")) not in empty.legal_actions(0)
     one = arrange(ships={A: ("3.2", 1), B: ("6.6", 2)}, portals=("3.3",), cells={"4.4": "black-star"})
     events = one.apply(0, Move(0, c("3.3")))
-    assert event(events, "discarded").data["args"]["artefact"] == "black-star"
+    assert event(events, "discarded").data["artefact"] == "black-star"
     assert one.points == [0, 0] and one.step == "portal-grid"
 
 

@@ -1,4 +1,4 @@
-"""Bad input refused clearly, the words module, hidden information, saves and the drawing."""
+"""Bad input refused clearly, sentences said from the catalogue, hidden information, saves and the drawing."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from controller import i18n
 from controller.engines import CHANCE, RandomBot, RuleError, load_game, play_out
 from controller.engines.praxis import Discard, Keep, Move, PraxisGame, Put, Roll, TakeOff
 from controller.engines.praxis import words
@@ -47,7 +48,7 @@ def test_an_unknown_artefact_is_refused_naming_the_rule_and_quoting_the_state() 
     assert isinstance(error, ValueError) and error.rule == "unknown-artefact"
     assert "there is no artefact called 'hyperdrive'; the artefacts are plus-one" in error.reason
     assert error.state == game.render() and game.render() in str(error)
-    assert error.msg_id == "refuse.unknown-artefact" and error.msg_args["artefact"] == "hyperdrive"
+    assert error.words["msg"].startswith("there is no artefact called") and error.words["args"]["artefact"] == "'hyperdrive'"
     with pytest.raises(RuleError) as portal:
         game.apply(0, Put("portal", c("3.6")))
     assert portal.value.rule == "unknown-artefact", "a portal is never in a hand"
@@ -89,7 +90,7 @@ def test_a_wrong_step_says_what_is_awaited() -> None:
     game.apply(0, Move(0, c("3.4")))
     with pytest.raises(RuleError) as info:
         game.apply(0, TakeOff())
-    assert info.value.reason == "seat 0 must now put an artefact next to the ship that arrived; take-off is not that"
+    assert info.value.reason == "seat 0 must now put an artefact next to the ship that arrived; take off is not that"
 
 
 def test_actions_round_trip_through_json() -> None:
@@ -107,43 +108,42 @@ def test_actions_round_trip_through_json() -> None:
 # --------------------------------------------------------------------------------------------
 
 
-def test_every_event_text_is_rendered_from_a_message_id() -> None:
-    """Event.text is the English rendering of Event.data["msg"] with Event.data["args"], so a
-    French catalogue can render the same event."""
+def test_every_event_text_is_the_english_of_its_message() -> None:
+    """Event.text is Event.message said in English, a sentence of the praxis catalogue, so a phone
+    can say the same event in its own language; the data keeps the plain details."""
+    catalogue = {m.id for m in i18n.template("praxis") if m.id}
     seen = set()
     for seed in range(6):
         _, events = random_game(seed, players=2 + seed % 3)
         for e in events:
-            assert set(e.data) == {"msg", "args"}
-            assert e.data["msg"] in words.MESSAGES
-            assert e.text == words.say(e.data["msg"], e.data["args"])
+            assert e.message is not None and e.message["msg"] in catalogue
+            assert e.text == i18n.said(e.message, "en")
+            assert "msg" not in e.data and "args" not in e.data
             json.dumps(e.to_json())
-            seen.add(e.data["msg"])
+            seen.add(e.kind)
     assert {"put", "moved", "activated", "portal-sucked", "game-over", "turn"} <= seen
 
 
-def test_every_message_the_engine_names_is_in_the_words_module() -> None:
-    """One module holds the sentences: every message id in the engine's source is in MESSAGES, and
-    no other module builds an Event or a refusal from a sentence of its own."""
-    ids = set()
+def test_no_module_writes_a_sentence_of_its_own() -> None:
+    """Events are made by Event.said and refusals by RuleError.said, from sentences marked for the
+    catalogue: no module builds an Event or a refusal from text it formats itself."""
     for path in ENGINE.glob("*.py"):
         text = path.read_text(encoding="utf-8")
-        ids |= set(re.findall(r'_note\("[a-z-]+", "([a-z.-]+)"', text))
-        ids |= set(re.findall(r'"((?:refuse|layout|options|thing|where|whose)\.[a-z-]+)"', text))
-        if path.name != "words.py":
-            assert not re.search(r'Event\([^)]*f"', text), f"{path.name} writes an event text itself"
-    assert ids and ids <= set(words.MESSAGES), ids - set(words.MESSAGES)
-    assert {f"expected.{name}" for name in STEP_NAMES} <= set(words.MESSAGES)
+        assert not re.search(r"\bEvent\(", text), f"{path.name} builds an Event without a message"
+        assert not re.search(r"Error\(\s*\"[a-z-]+\",\s*f?\"", text), f"{path.name} refuses with a sentence of its own"
+        assert not re.search(r'N_\(f"', text), f"{path.name} marks a formatted string"
+    assert set(words.EXPECTED) == set(STEP_NAMES)
 
 
-def test_refusals_carry_their_message_id() -> None:
+def test_refusals_carry_their_message() -> None:
     game = arrange(ships=ALONE, cells={"3.6": "minus-one"})
     with pytest.raises(RuleError) as info:
         game.apply(0, Move(0, c("3.6")))
     error = info.value
-    assert error.msg_id == "refuse.not-applicable"
-    assert error.reason == words.say(error.msg_id, error.msg_args)
+    assert error.rule == "not-applicable" and error.words["args"]["why"] == {"msg": "the face is already 1", "args": {}}
+    assert error.reason == error.in_language("en") == i18n.said(error.words, "en")
     assert "ne doit pas se poser" not in error.reason and "may not land" in error.reason
+    assert "ne doit pas se poser" in error.in_language("fr") and "la face est déjà 1" in error.in_language("fr")
 
 
 # --------------------------------------------------------------------------------------------
@@ -202,7 +202,7 @@ def test_events_do_not_name_drawn_artefacts() -> None:
     _, events = random_game(5)
     for e in events:
         if e.kind in ("drew", "scanned", "kept"):
-            assert "artefact" not in e.data["args"] and "artefacts" not in e.data["args"]
+            assert "artefact" not in e.data and "artefacts" not in e.data
 
 
 # --------------------------------------------------------------------------------------------

@@ -30,7 +30,7 @@ def test_a_portal_is_placed_by_a_grid_roll_then_a_cell_roll() -> None:
     events = roll(game, 4)
     assert kinds(events) == ["grid-rolled"] and game.state_dict()["step"]["grid"] == 4
     events = roll(game, 5)
-    assert event(events, "portal-placed").data["args"]["cell"] == "4.5"
+    assert event(events, "portal-placed").data["cell"] == "4.5"
     assert game.portals == [c("4.5")]
 
 

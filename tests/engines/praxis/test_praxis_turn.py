@@ -151,7 +151,7 @@ def test_the_hand_is_completed_from_the_pile_at_once() -> None:
     pile = len(game.pile)
     game.apply(0, Move(0, c("1.2")))
     events = game.apply(0, Put("virus", c("1.1")))
-    assert event(events, "drew").data["args"] == {"seat": "seat 0", "player": 0, "count": 1}
+    assert event(events, "drew").data == {"seat": "seat 0", "player": 0, "count": 1}
     assert sorted(game.view(0)["hand"]) == ["black-star", "plus-one", "scanner"]
     assert len(game.pile) == pile - 1
 
@@ -254,6 +254,6 @@ def test_direct_attack_sends_the_loser_home_and_the_winner_draws_two() -> None:
     assert attack.text == ("seat 0's ship (face 4) attacks seat 1's ship (face 3) on 3.3; seat 1's ship goes back "
                            "to its spaceport")
     assert game.board[c("3.3")] == SHIP + 0 and game.ship_cell[2] == IN_SPACEPORT
-    assert event(events, "drew").data["args"]["count"] == 2
+    assert event(events, "drew").data["count"] == 2
     assert sorted(game.view(0)["hand"]) == ["plus-one"] * 3 + ["teleporter", "virus"]
     assert game.step == "put"

@@ -108,7 +108,7 @@ def test_a_roll_with_the_wrong_number_of_faces_is_refused() -> None:
         game.apply(game.current_players()[0], game.legal_actions(game.current_players()[0])[0])
     with pytest.raises(RuleError, match="4 faces"):
         game.apply(CHANCE, Roll(("pi",)))
-    with pytest.raises(RuleError, match="not a face of hero die"):
+    with pytest.raises(RuleError, match="Oni is not a face of the Crâne Yorick hero of Red"):
         game.apply(CHANCE, Roll(("pi", "Oni", "pi", "pi")))   # die 7 (Crâne Yorick) carries no Oni face
 
 
@@ -125,7 +125,8 @@ def test_views_and_render_are_plain_json_and_text() -> None:
     game = ready()
     view = game.view(0)
     assert view["may_move"] == [2, 3, 4] and json.dumps(view)
-    assert "player 0 to play" in game.render()
+    assert view["waiting_message"] == {"msg": "{player} to play", "args": {"player": {"msg": "Red", "args": {}}}}
+    assert "Red to play" in game.render()
 
 
 # ---- variants ---------------------------------------------------------------------------------

@@ -77,7 +77,7 @@ def test_each_player_discards_the_card_he_played_the_round_before() -> None:
     assert game.rules.set_aside == [WOOD, WOOD]
     assert Play(FIRE) in game.legal_actions(0) and Play(WOOD) not in game.legal_actions(0)
     assert rule_of(game, 0, Play(WOOD)) == "card-in-hand"
-    with pytest.raises(RuleError, match="seat 0 played Wood last duel and has discarded it: play one of Fire, Earth, Metal, Water"):
+    with pytest.raises(RuleError, match="seat 0 played Wood last duel and has discarded it: play one of Fire, Earth, Metal and Water"):
         game.apply(0, Play(WOOD))
 
 

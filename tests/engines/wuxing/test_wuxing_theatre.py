@@ -104,7 +104,8 @@ def test_ruling_a_red_token_pays_for_a_move_along_a_red_arrow() -> None:
     set_pawns(game, {"A": "c3"}, {"a": "a5"})
     events = game.apply(0, Move(0, "right", 1))  # Water engenders Wood
     assert game.rules.tokens[0] == [2, 1]
-    assert events[0].data["args"]["relation"] == "engenders" and events[0].data["args"]["colour"] == "red"
+    assert events[0].data["relation"] == "engenders" and events[0].data["colour"] == "red"
+    assert "Water engenders Wood, a red token" in events[0].text
     game = theatre()
     set_pawns(game, {"A": "c3"}, {"a": "a5"})
     game.apply(0, Move(0, "right", 2))  # Water dominates Fire
@@ -295,7 +296,7 @@ def test_a_move_out_of_turn_is_refused_and_changes_nothing() -> None:
     before = game.dumps()
     with pytest.raises(NotYourTurnError) as info:
         game.apply(1, Move(0, "down", 1))
-    assert info.value.rule == "turn-order" and "waiting for: 0" in str(info.value)
+    assert info.value.rule == "turn-order" and "seat 0" in info.value.reason
     assert game.dumps() == before
 
 

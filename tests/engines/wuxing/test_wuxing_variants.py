@@ -15,7 +15,7 @@ import pytest
 
 from controller.engines import load_game
 from controller.engines.wuxing import WuxingGame
-from controller.engines.wuxing.words import say
+
 
 VARIANTS = [
     {"mode": "chemin"},
@@ -42,7 +42,7 @@ def test_random_playouts_keep_the_invariants_and_replay(options: dict) -> None:
             events = game.apply(player, action)
             fast.apply_fast(player, action)
             for event in events:
-                assert event.text == say(event.data["msg"], **event.data["args"])
+                assert event.message is not None and event.text == event.in_language("en")
             for seat in (0, 1, None):
                 json.dumps(game.view(seat))
             assert fast.state_dict() == game.state_dict()

@@ -29,12 +29,16 @@
 //   panel(title)                                  a new panel in the side column, for the game's own
 //   shown(key)                                    note when `key` is first on screen (benchmarks read
 //                                                 window.__bitbox.shown[key], ms since the epoch)
+//
+// Words: a view imports { _, say, ngettext } from "/static/i18n.js" and builds its texts at draw
+// time; when a reader picks another language the shell calls update again with no new events.
 
-const COLOURS = { red: "#e53935", blue: "#1e88e5", green: "#43a047", yellow: "#fdd835" };
-const SVG_NS = "http://www.w3.org/2000/svg";
+import { N_, _, format, ngettext, say, startLanguage, setNames } from "/static/i18n.js";
+import { $, colour, el, makeShell, swatch } from "/static/page.js";
+
+// The controllers' colours, said through _() wherever a colour is shown.
+export const COLOUR_NAMES = [N_("red"), N_("blue"), N_("green"), N_("yellow")];
 const ALERT_MS = 6000;
-
-const $ = (id) => document.getElementById(id);
 
 let lastSeq = 0;
 let current = null;       // the state being drawn
@@ -45,30 +49,7 @@ window.__bitbox = { shown: {}, messages: 0 };
 
 // ---- helpers offered to the views -------------------------------------------------------------
 
-function make(node, attrs, text) {
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
-  if (text) node.textContent = text;
-  return node;
-}
-
-const el = (tag, attrs = {}, text = "") => make(document.createElement(tag), attrs, text);
-const svg = (tag, attrs = {}, text = "") => make(document.createElementNS(SVG_NS, tag), attrs, text);
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-
-function colour(name) {
-  if (COLOURS[name]) return COLOURS[name];
-  return typeof name === "string" && name.startsWith("#") ? name : "#999";
-}
-
-function swatch(css) {
-  const node = el("span", { class: "swatch" });
-  node.style.background = css;
-  return node;
-}
-
-const player = (seat) => ((current && current.players) || [])[seat] || {};
-const seatName = (seat) => player(seat).name || `player ${seat}`;
-const seatColour = (seat) => colour(player(seat).colour);
+const seatName = (seat) => shell.seatName(seat);
 
 function token() { return $("table-token").value; }
 
@@ -87,28 +68,15 @@ async function post(path, body = {}) {
     body: JSON.stringify(body),
   });
   const data = await response.json().catch(() => ({ error: `${response.status} ${response.statusText}` }));
-  $("referee-result").textContent = response.ok ? "done" : data.error;
+  $("referee-result").textContent = response.ok ? _("done") : say(data.message || data.error);
   if (!response.ok) {
     $("referee").open = true;
-    flash(data.error);
+    flash(say(data.message || data.error));
   }
   return response.ok;
 }
 
-function panel(title) {
-  const section = el("section");
-  section.append(el("h2", {}, title));
-  $("game-panels").append(section);
-  return section;
-}
-
-function shown(key) {
-  requestAnimationFrame(() => {
-    if (!(key in window.__bitbox.shown)) window.__bitbox.shown[key] = performance.timeOrigin + performance.now();
-  });
-}
-
-const shell = { el, svg, sleep, post, seatName, seatColour, colour, swatch, panel, shown };
+const shell = makeShell(() => current, post);
 
 // ---- the game's view --------------------------------------------------------------------------
 
@@ -142,84 +110,121 @@ async function loadView(ui) {
     loaded.module = module;
   } catch (err) {
     console.error(err);
-    flash(`The ${ui.title} view could not be shown: ${err.message}`);
+    flash(format(_("The {title} view could not be shown: {error}"), { title: ui.title, error: err.message }));
   }
   return loaded.module;
 }
 
 function showMode(mode) {
-  for (const node of document.querySelectorAll("main [data-mode]")) node.hidden = node.dataset.mode !== mode;
+  for (const node of document.querySelectorAll("main [data-mode]")) node.hidden = !node.dataset.mode.split(" ").includes(mode);
 }
 
 // ---- what every game shares -------------------------------------------------------------------
 
 function wheelsStatus(state, view) {
-  if (!state.game) return state.status === "idle" ? "No game is being played." : state.notice;
+  if (!state.game) return state.status === "idle" ? _("No game is being played.") : say(state.notice);
   const g = state.game;
   const head = `${g.title} #${g.id}`;
   if (g.over) {
-    const names = g.winners.map(seatName).join(" and ");
-    return `${head} — game over: ${names} win${g.winners.length === 1 ? "s" : ""}`;
+    const names = naturalNames(g.winners.map(seatName));
+    return `${head} — ${format(ngettext("game over: {names} wins", "game over: {names} win", g.winners.length), { names })}`;
   }
   const words = view && view.status ? view.status(state) : "";
-  return [head, words, state.status === "aborted" ? "aborted" : ""].filter(Boolean).join(" — ");
+  return [head, words, state.status === "aborted" ? _("aborted") : ""].filter(Boolean).join(" — ");
 }
 
+function naturalNames(names) {
+  return say({ list: names });
+}
+
+const STATUS_WORDS = { idle: () => _("idle"), aborted: () => _("aborted"), over: () => _("over"), playing: () => _("playing") };
+
 function cameraStatus(state, view) {
-  const game = `Game #${state.game_id}`;
-  if (state.over) return `${game} is over. Winner: ${(state.winners || []).join(" and ") || "nobody"}.`;
-  if (state.status !== "playing") return `${game}: ${state.status}`;
+  const game = format(_("Game #{number}"), { number: state.game_id });
+  if (state.over) {
+    if (state.winners_message) return `${game} — ${say(state.winners_message)}`;
+    return format(_("{game} is over. Winner: {names}."), { game, names: naturalNames(state.winners || []) });
+  }
+  if (state.status !== "playing") return `${game}: ${(STATUS_WORDS[state.status] || (() => state.status))()}`;
   if (view && view.status) return `${game} — ${view.status(state)}`;
-  return `${game}, turn ${state.turn}: ${state.prompt || ""}`;
+  return format(_("{game}, turn {turn}: {prompt}"), { game, turn: state.turn, prompt: say(state.prompt_message || state.prompt || "") });
 }
 
 function drawLog(state) {
-  $("log").replaceChildren(...(state.log || []).slice().reverse().map((e) => el("li", { class: `kind-${e.kind}` }, e.text)));
+  $("log").replaceChildren(...(state.log || []).slice().reverse().map((e) => el("li", { class: `kind-${e.kind}` }, say(e.message || e.text))));
 }
 
 function controllerWord(c) {
-  if (!c.connected) return ["unplugged", "unplugged"];
-  if (c.locked) return ["locked", "locked"];
-  if (c.refused) return ["not ready", "unplugged"];
-  return ["ready to program", "off"];
+  if (!c.connected) return [_("unplugged"), "unplugged"];
+  if (c.locked) return [_("locked"), "locked"];
+  if (c.refused) return [_("not ready"), "unplugged"];
+  return [_("ready to program"), "off"];
 }
 
 function drawControllers(state) {
   $("controllers").replaceChildren(...(state.controllers || []).map((c) => {
     const li = el("li", { "data-controller": c.id });
     const owner = c.owner_name ? ` — ${c.owner_name}` : "";
-    const label = c.id === c.colour ? c.id : `${c.id} (${c.colour})`;
+    const label = c.id === c.colour ? _(c.id) : `${c.id} (${_(c.colour)})`;
     const [word, cls] = controllerWord(c);
     li.append(swatch(colour(c.colour)), `${label}${owner}`, el("span", { class: `state ${cls}` }, word));
-    if (c.message) li.append(el("span", { class: "msg" }, c.message));
+    if (c.message) li.append(el("span", { class: "msg" }, say(c.message)));
     return li;
   }));
   const names = state.piece_names || [];
-  const who = (state.waiting_for || []).map((w) => `${w.name} (${w.pieces.map((p) => names[p]).join(", ")})`);
-  $("waiting").textContent = who.length ? `Waiting for: ${who.join(", ")}` : "";
+  const who = (state.waiting_for || []).map((w) => `${w.name} (${w.pieces.map((p) => _(names[p])).join(", ")})`);
+  $("waiting").textContent = who.length ? format(_("Waiting for: {players}"), { players: who.join(", ") }) : "";
 }
 
-let joinKey = "";
+// The join codes of the seats nobody holds, as QR codes (`ids`: the seats that may be joined).
+const joinKeys = {};
 
-async function drawJoin(state) {
-  const free = state.join ? (state.controllers || []).filter((c) => !c.connected).map((c) => c.id) : [];
-  const key = free.join(",");
-  $("join-panel").hidden = !free.length;
-  if (key === joinKey) return;
-  joinKey = key;
-  if (!free.length) { $("join").replaceChildren(); return; }
+async function drawJoin(ids, labelOf, panel, list) {
+  const key = ids.join(",");
+  $(panel).hidden = !ids.length;
+  if (key === joinKeys[list]) return;
+  joinKeys[list] = key;
+  if (!ids.length) { $(list).replaceChildren(); return; }
   const response = await fetch("/api/seats");
-  if (!response.ok || joinKey !== key) return;
+  if (!response.ok || joinKeys[list] !== key) return;
   const { seats } = await response.json();
-  const byId = Object.fromEntries((state.controllers || []).map((c) => [c.id, c]));
-  $("join").replaceChildren(...seats.filter((s) => s.join && free.includes(s.id)).map((s) => {
+  const open = seats.filter((s) => s.join && ids.includes(s.id));
+  $(panel).hidden = !open.length;
+  if (open.length) {
+    // A phone may take a seat without any move being made: look again in a while.
+    setTimeout(() => { if (joinKeys[list] === key) { joinKeys[list] = ""; drawJoin(ids, labelOf, panel, list); } }, 5000);
+  }
+  $(list).replaceChildren(...open.map((s) => {
     const li = el("li", { "data-join": s.id });
     const name = el("div");
-    name.append(swatch(colour(byId[s.id].colour)), byId[s.id].colour);
-    const img = el("img", { src: `/api/seats/${encodeURIComponent(s.id)}/qr.svg`, alt: `join code of ${s.id}` });
-    li.append(name, img, el("a", { href: s.join }, "open here"));
+    name.append(...labelOf(s.id));
+    const img = el("img", { src: `/api/seats/${encodeURIComponent(s.id)}/qr.svg`, alt: format(_("join code of {seat}"), { seat: s.id }) });
+    li.append(name, img, el("a", { href: s.join }, _("open here")));
     return li;
   }));
+}
+
+function drawWheelsJoin(state) {
+  const free = state.join ? (state.controllers || []).filter((c) => !c.connected).map((c) => c.id) : [];
+  const byId = Object.fromEntries((state.controllers || []).map((c) => [c.id, c]));
+  return drawJoin(free, (id) => [swatch(colour(byId[id].colour)), _(byId[id].colour)], "join-panel", "join");
+}
+
+function drawPhones(state) {
+  const players = state.players || [];
+  const waiting = new Set((state.waiting_for || []).map((w) => w.seat));
+  $("hand-players").replaceChildren(...players.map((p) => {
+    const li = el("li", { "data-seat": p.id });
+    const word = p.bot ? _("bot") : waiting.has(p.seat) ? _("to choose") : "";
+    li.append(`${p.name}`, el("span", { class: `state ${waiting.has(p.seat) ? "off" : "locked"}` }, word));
+    return li;
+  }));
+  const names = (state.waiting_for || []).map((w) => w.name);
+  $("hand-waiting").textContent = state.rolling ? _("the dice are rolled…")
+    : names.length ? format(_("Waiting for: {players}"), { players: say({ list: names }) }) : "";
+  const free = state.game && !state.game.over ? players.filter((p) => !p.bot).map((p) => p.id) : [];
+  const nameOf = Object.fromEntries(players.map((p) => [p.id, p.name]));
+  return drawJoin(free, (id) => [nameOf[id]], "hand-join-panel", "hand-join");
 }
 
 function drawQuestions(state) {
@@ -227,31 +232,37 @@ function drawQuestions(state) {
   $("questions-panel").classList.toggle("pending", open.length > 0);
   $("questions").replaceChildren(...(open.length ? open.map((q) => {
     const li = el("li", { "data-question": q.question_id });
-    li.append(el("span", {}, q.text), el("span", { class: "why" }, q.reason));
-    for (const choice of q.choices) {
-      const b = el("button", { "data-choice": choice }, choice);
+    li.append(el("span", {}, say(q.message || q.text)), el("span", { class: "why" }, say(q.reason_message || q.reason)));
+    q.choices.forEach((choice, index) => {
+      const words = (q.choice_messages || [])[index];
+      const b = el("button", { "data-choice": choice }, words ? say(words) : choice);
       b.addEventListener("click", () => post("/api/table/answer", { question_id: q.question_id, choice }));
       li.append(b);
-    }
+    });
     return li;
-  }) : [el("li", { class: "small" }, "No question for the players.")]));
+  }) : [el("li", { class: "small" }, _("No question for the players."))]));
 }
 
 function drawChoices(state) {
-  const offered = state.choices || [];
+  // A game that words its choices itself gives them in the same order as the service's `choices`.
+  const offered = (state.choice_messages && state.choice_messages.length ? state.choice_messages : state.choices) || [];
   $("choices").replaceChildren(...(offered.length ? offered.map((c) => {
-    const b = el("button", { "data-action": JSON.stringify(c.action) }, `${seatName(c.player)}: ${c.text}`);
+    const words = c.message ? say(c.message) : `${seatName(c.player)}: ${c.text}`;
+    const b = el("button", { "data-action": JSON.stringify(c.action) }, words);
     b.addEventListener("click", () => post("/api/table/action", { player: c.player, action: c.action }));
     const li = el("li");
     li.append(b);
     return li;
-  }) : [el("li", { class: "small" }, "Nothing to announce now: play on the table.")]));
+  }) : [el("li", { class: "small" }, _("Nothing to announce now: play on the table."))]));
 }
 
 function overruleRow(call) {
-  const select = el("select", { "aria-label": `overrule call ${call.call_id}` });
-  for (const alt of call.alternatives) select.append(el("option", { value: alt }, alt));
-  const b = el("button", { "data-overrule": call.call_id }, "Overrule");
+  const select = el("select", { "aria-label": format(_("overrule call {number}"), { number: call.call_id }) });
+  call.alternatives.forEach((alt, index) => {
+    const words = (call.alternative_messages || [])[index];
+    select.append(el("option", { value: alt }, words ? say(words) : alt));
+  });
+  const b = el("button", { "data-overrule": call.call_id }, _("Overrule"));
   b.addEventListener("click", () => post("/api/table/overrule", { call_id: call.call_id, decision: select.value }));
   const row = el("div");
   row.append(select, " ", b);
@@ -262,7 +273,7 @@ function drawCalls(state) {
   $("calls").replaceChildren(...(state.calls || []).slice().reverse().map((c) => {
     const li = el("li", { "data-call": c.call_id });
     const head = el("span", { class: c.overruled_by ? "overruled" : "" });
-    head.append(el("span", { class: "decision" }, `#${c.call_id} ${c.decision}`), c.reason);
+    head.append(el("span", { class: "decision" }, `#${c.call_id} ${c.decision}`), say(c.message || c.reason));
     li.append(head);
     if (c.alternatives && c.alternatives.length && !c.overruled_by) li.append(overruleRow(c));
     return li;
@@ -273,18 +284,21 @@ function drawShared(state, view) {
   const mode = state.ui ? state.ui.mode : null;
   showMode(mode);
   $("banner").hidden = !state.paused;
-  $("banner").textContent = state.paused || "";
+  $("banner").textContent = say(state.paused || "");
   if (!state.ui) {
-    $("status").textContent = "No game is being played.";
+    $("status").textContent = _("No game is being played.");
   } else if (mode === "camera") {
     $("status").textContent = cameraStatus(state, view);
     drawQuestions(state);
     drawChoices(state);
     drawCalls(state);
+  } else if (mode === "phones") {
+    $("status").textContent = wheelsStatus(state, view);
+    drawPhones(state).catch((err) => console.error(err));
   } else {
     $("status").textContent = wheelsStatus(state, view);
     drawControllers(state);
-    drawJoin(state).catch((err) => console.error(err));
+    drawWheelsJoin(state).catch((err) => console.error(err));
   }
   drawLog(state);
 }
@@ -296,6 +310,7 @@ async function handle(message) {
   lastSeq = message.seq;
   window.__bitbox.messages += 1;
   current = message.state;
+  setNames((current.players || []).map((p) => p.name));
   const view = await loadView(current.ui);
   drawShared(current, view);
   if (view) await view.update(current, message.events || [], shell);
@@ -304,8 +319,8 @@ async function handle(message) {
 function connect() {
   const link = $("link");
   const source = new EventSource("/api/events");
-  source.addEventListener("open", () => { link.textContent = "live"; link.classList.add("live"); });
-  source.addEventListener("error", () => { link.textContent = "reconnecting…"; link.classList.remove("live"); });
+  source.addEventListener("open", () => { link.textContent = _("live"); link.classList.add("live"); });
+  source.addEventListener("error", () => { link.textContent = _("reconnecting…"); link.classList.remove("live"); });
   source.addEventListener("state", (ev) => {
     const message = JSON.parse(ev.data);
     chain = chain.then(() => handle(message)).catch((err) => console.error(err));
@@ -315,7 +330,7 @@ function connect() {
 // On the Pi's own screen, the referee's link as a QR code (the server answers this machine only).
 async function showRefereeCode() {
   if (!["127.0.0.1", "localhost", "[::1]"].includes(location.hostname)) return;
-  const img = el("img", { alt: "the referee's link" });
+  const img = el("img", { alt: _("the referee's link") });
   img.addEventListener("load", () => { $("referee-code").hidden = false; });
   img.src = "/api/referee/qr.svg";
   $("referee-code").append(img);
@@ -329,5 +344,17 @@ function setupReferee() {
   }
 }
 
-setupReferee();
-connect();
+function redraw() {
+  if (!current) return;
+  const view = loaded.module;
+  drawShared(current, view);
+  if (view) chain = chain.then(() => view.update(current, [], shell)).catch((err) => console.error(err));
+}
+
+async function start() {
+  await startLanguage(redraw);
+  setupReferee();
+  connect();
+}
+
+start();

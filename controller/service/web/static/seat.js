@@ -4,41 +4,23 @@
 // dashboard reads (/api/events). Never another seat's choices. The game's own view (the board) is
 // loaded below, as on the dashboard.
 
+import { N_, _, format, ngettext, say, startLanguage, setNames } from "/static/i18n.js";
+import { $, ViewSlot, colour, el, makeShell } from "/static/page.js";
+
 const ARROWS = ["↑", "↗", "→", "↘", "↓", "↙", "←", "↖"];
+const WHEEL_NAMES = { direction: N_("direction"), number: N_("number"), symbol: N_("symbol") };
 // Where each direction sits on a 3x3 compass (row, column).
 const COMPASS = [[1, 2], [1, 3], [2, 3], [3, 3], [3, 2], [3, 1], [2, 1], [1, 1]];
 const SYMBOLS = ["A", "B", "C", "D"];
-const COLOURS = { red: "#e53935", blue: "#1e88e5", green: "#43a047", yellow: "#fdd835" };
-const SVG_NS = "http://www.w3.org/2000/svg";
-
-const $ = (id) => document.getElementById(id);
 const seatId = decodeURIComponent(location.pathname.split("/").pop());
 const base = `/api/seat/${encodeURIComponent(seatId)}`;
 
 let current = null;
 let seat = null;
 let pending = {};          // wheel -> position asked for, until the controller reports it
-let view = { script: undefined, module: null };
 window.__bitbox = { shown: {}, messages: 0, seat: null };
 
-function make(node, attrs, text) {
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
-  if (text) node.textContent = text;
-  return node;
-}
-const el = (tag, attrs = {}, text = "") => make(document.createElement(tag), attrs, text);
-const svg = (tag, attrs = {}, text = "") => make(document.createElementNS(SVG_NS, tag), attrs, text);
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-const colour = (name) => COLOURS[name] || (typeof name === "string" && name.startsWith("#") ? name : "#999");
-const player = (s) => ((current && current.players) || [])[s] || {};
-
-function swatch(css) {
-  const node = el("span", { class: "swatch" });
-  node.style.background = css;
-  return node;
-}
-
-function say(text) { $("message").textContent = text || ""; }
+function tell(text) { $("message").textContent = say(text || ""); }
 
 let queue = Promise.resolve(true);
 
@@ -55,31 +37,18 @@ async function post(path, body) {
   });
   if (!response.ok) {
     const data = await response.json().catch(() => ({ error: `${response.status} ${response.statusText}` }));
-    say(data.error);
+    tell(data.message || data.error);
   }
   return response.ok;
 }
 
-const shell = {
-  el, svg, sleep, colour, swatch,
-  post: async () => false,
-  seatName: (s) => player(s).name || `player ${s}`,
-  seatColour: (s) => colour(player(s).colour),
-  panel: (title) => {
-    const section = el("section");
-    section.append(el("h2", {}, title));
-    $("game-panels").append(section);
-    return section;
-  },
-  shown: (key) => requestAnimationFrame(() => {
-    if (!(key in window.__bitbox.shown)) window.__bitbox.shown[key] = performance.timeOrigin + performance.now();
-  }),
-};
+const shell = makeShell(() => current);
+const view = new ViewSlot(shell);
 
 // ---- the wheels -------------------------------------------------------------------------------
 
 function wheelButton(wheel, position, label) {
-  const b = el("button", { type: "button", "data-wheel": wheel, "data-position": position, "aria-label": `${wheel} ${label}` }, label);
+  const b = el("button", { type: "button", "data-wheel": wheel, "data-position": position, "aria-label": `${_(WHEEL_NAMES[wheel])} ${label}` }, label);
   b.addEventListener("click", async () => {
     pending[wheel] = position;
     drawWheels();
@@ -132,7 +101,7 @@ function drawWheels() {
     b.classList.toggle("pending", pending[wheel] === position);
   }
   const d = wheels.direction;
-  $("direction-centre").textContent = d === null || d === undefined ? (seat.locked ? "locked" : "") : ARROWS[d];
+  $("direction-centre").textContent = d === null || d === undefined ? (seat.locked ? _("locked") : "") : ARROWS[d];
 }
 
 function drawSeat() {
@@ -141,53 +110,35 @@ function drawSeat() {
   lock.classList.toggle("blink", seat.led === "blink");
   $("seat-swatch").style.background = colour(seat.colour);
   const who = seat.owner_name ? ` — ${seat.owner_name}` : "";
-  $("seat-name").textContent = `${seat.colour}${who}`;
-  document.title = `${seat.colour} — bitbox`;
-  say(seat.refused ? seat.reason : seat.message);
+  $("seat-name").textContent = `${_(seat.colour)}${who}`;
+  document.title = `${_(seat.colour)} — bitbox`;
+  tell(seat.refused ? seat.reason : seat.message);
   $("ready").disabled = !!seat.locked;
-  $("ready").textContent = seat.locked ? "Locked" : "Ready";
+  $("ready").textContent = seat.locked ? _("Locked") : _("Ready");
   drawWheels();
 }
 
 function drawStatus(state) {
   $("banner").hidden = !state.paused;
-  $("banner").textContent = state.paused || "";
-  let text = "No game is being played.";
+  $("banner").textContent = say(state.paused || "");
+  let text = _("No game is being played.");
   if (state.game) {
     const g = state.game;
-    if (g.over) text = `${g.title}: game over — ${g.winners.map(shell.seatName).join(" and ")} win${g.winners.length === 1 ? "s" : ""}`;
-    else if (seat && seat.locked) text = `${g.title}: locked — waiting for the others`;
-    else if (seat && seat.waiting) text = `${g.title}: your turn — set the wheels, then press Ready`;
+    if (g.over) {
+      const names = say({ list: g.winners.map(shell.seatName) });
+      text = `${g.title}: ${format(ngettext("game over: {names} wins", "game over: {names} win", g.winners.length), { names })}`;
+    } else if (seat && seat.locked) text = `${g.title}: ${_("locked — waiting for the others")}`;
+    else if (seat && seat.waiting) text = `${g.title}: ${_("your turn — set the wheels, then press Ready")}`;
     else {
-      const names = (state.waiting_for || []).map((w) => w.name).join(", ");
-      text = `${g.title}: ${names ? `waiting for ${names}` : "watch the table"}`;
+      const names = (state.waiting_for || []).map((w) => w.name);
+      const words = names.length ? format(_("waiting for {players}"), { players: say({ list: names }) }) : _("watch the table");
+      text = `${g.title}: ${words}`;
     }
   }
   $("status").textContent = text;
 }
 
 // ---- the game's view ---------------------------------------------------------------------------
-
-async function loadView(ui) {
-  const script = ui ? ui.script : null;
-  if (script === view.script) return view.module;
-  view = { script, module: null };
-  $("game-panels").replaceChildren();
-  const root = el("div", { id: "view", class: "game-view" });
-  $("view").replaceWith(root);
-  if (ui && ui.style && !document.querySelector("link[data-view]")) {
-    document.head.append(el("link", { rel: "stylesheet", href: ui.style, "data-view": "" }));
-  }
-  if (!script) return null;
-  try {
-    const module = await import(script);
-    module.mount(root, shell);
-    view.module = module;
-  } catch (err) {
-    console.error(err);
-  }
-  return view.module;
-}
 
 // ---- the stream -------------------------------------------------------------------------------
 
@@ -200,8 +151,9 @@ async function handlePublic(message) {
   lastSeq = message.seq;
   window.__bitbox.messages += 1;
   current = message.state;
+  setNames((current.players || []).map((p) => p.name));
   drawStatus(current);
-  const module = await loadView(current.ui);
+  const module = await view.load(current.ui);
   if (module) await module.update(current, message.events || [], shell);
 }
 
@@ -218,8 +170,8 @@ async function refusedAccess() {
   if (response.status === 401 || response.status === 403 || response.status === 404) {
     const data = await response.json().catch(() => ({}));
     $("wheels").hidden = true;
-    $("status").textContent = "This phone is not holding this seat.";
-    say(data.error || "scan the seat's code on the dashboard");
+    $("status").textContent = _("This phone is not holding this seat.");
+    tell(data.message || data.error || _("scan the seat's code on the dashboard"));
     return true;
   }
   return false;
@@ -228,9 +180,9 @@ async function refusedAccess() {
 function connect() {
   const link = $("link");
   const mine = new EventSource(`${base}/events`);
-  mine.addEventListener("open", () => { link.textContent = "live"; link.classList.add("live"); });
+  mine.addEventListener("open", () => { link.textContent = _("live"); link.classList.add("live"); });
   mine.addEventListener("error", async () => {
-    link.textContent = "reconnecting…";
+    link.textContent = _("reconnecting…");
     link.classList.remove("live");
     if (await refusedAccess()) { mine.close(); everyone.close(); }
   });
@@ -242,5 +194,19 @@ function connect() {
   });
 }
 
-buildWheels();
-connect();
+
+function redraw() {
+  if (seat) drawSeat();
+  if (current) {
+    drawStatus(current);
+    if (view.module) chain = chain.then(() => view.module.update(current, [], shell)).catch((err) => console.error(err));
+  }
+}
+
+async function start() {
+  await startLanguage(redraw);
+  buildWheels();
+  connect();
+}
+
+start();
