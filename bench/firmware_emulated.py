@@ -146,7 +146,8 @@ def measure_loop(fs_image: Path, iterations: int) -> dict[str, float]:
         "action": action.decode(), "heap": int(heap), "free": int(free), "alloc_per_loop": int(grown) / WINDOW,
         "scans_per_s": int(scans) * 1000.0 / int(ms), "scans": int(scans), "ms": int(ms),
         "emulated_s": emulated_s, "wall_s": wall,
-        "mips": (after["instructions"] - status["instructions"]) / max(1.0, after["run_wall_ms"] - status["run_wall_ms"]) / 1000.0,
+        "mips": ((after["instructions"] - status["instructions"])
+                 / max(1.0, after["run_wall_ms"] - status["run_wall_ms"]) / 1000.0),
     }
 
 
@@ -161,6 +162,23 @@ def state_frames(packets: list[tuple[float, bytes]]) -> list[tuple[float, protoc
                 if msg.kind == protocol.STATE:
                     out.append((ms, msg))
     return out
+
+
+def sent_at(board: EmulatedBoard, wheel: str, position: int, since: float, timeout: float = 60.0) -> float:
+    """When the board's USB port sent the first STATE with ``wheel`` at ``position`` from ``since`` on.
+
+    The emulator reports its USB packets on a channel of their own: the report can come in after
+    the host has already read the frame from the port, so it is waited for.
+    """
+    deadline = time.monotonic() + timeout
+    while True:
+        sent = next((ms for ms, msg in state_frames(list(board.usb_packets))
+                     if ms >= since and getattr(msg, wheel) == position), None)
+        if sent is not None:
+            return sent
+        if time.monotonic() > deadline:
+            raise SystemExit(f"the emulator never reported the USB packet of the {wheel} wheel at {position}")
+        time.sleep(0.01)
 
 
 def measure_latency(fs_image: Path, turns: int) -> dict[str, list[float]]:
@@ -179,7 +197,7 @@ def measure_latency(fs_image: Path, turns: int) -> dict[str, list[float]]:
                 time.sleep(0.01)
             for i in range(turns):
                 for wheel, positions in (("direction", 8), ("number", 10), ("symbol", 4)):
-                    target = (i + 1) % positions or 1
+                    target = i % (positions - 1) + 1  # 1, 2, ... and round again: never where it already is
                     list(backend.events())
                     start = time.monotonic()
                     turned_at = board.turn(wheel, target)
@@ -190,9 +208,7 @@ def measure_latency(fs_image: Path, turns: int) -> dict[str, list[float]]:
                         if event.kind == EventKind.WHEEL and event.state.wheel(wheel) == target:
                             break
                     wall.append((time.monotonic() - start) * 1000.0)
-                    sent = next(ms for ms, msg in state_frames(board.usb_packets)
-                                if ms >= turned_at and getattr(msg, wheel) == target)
-                    emulated.append(sent - turned_at)
+                    emulated.append(sent_at(board, wheel, target, turned_at) - turned_at)
     return {"emulated": emulated, "wall": wall}
 
 
@@ -211,16 +227,18 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="bitbox-bench-emulated-") as tmp:
         started = time.monotonic()
         fs_image = flashed_filesystem(Path(tmp))
-        print(f"flashed a blank emulated Pico with `bitbox firmware flash` in {time.monotonic() - started:.1f} s")
+        print(f"flashed a blank emulated Pico with `bitbox firmware flash` in {time.monotonic() - started:.1f} s",
+              flush=True)
         loop = measure_loop(fs_image, args.iterations)
+        print(f"loop run: {args.iterations} iterations, {loop['emulated_s']:.1f} s of emulated time in "
+              f"{loop['wall_s']:.1f} s ({loop['mips']:.1f} million instructions per second of emulation); "
+              f"the firmware returned {loop['action']!r}")
+        print(f"steady heap: {loop['heap']} bytes in use, {loop['free']} free, after {args.iterations} iterations "
+              f"(goal {HEAP_GOAL_KB:g} KB: {loop['heap'] / 1024 / HEAP_GOAL_KB:.2f} of it)")
+        print(f"allocated per loop iteration (gc off for {WINDOW} iterations): {loop['alloc_per_loop']:.2f} bytes")
+        print(f"scans: {loop['scans']} in {loop['ms']} ms of the board's clock; settings.toml asks for {scan_hz}/s "
+              f"({loop['scans_per_s'] / scan_hz:.3f} of it)", flush=True)
         latency = measure_latency(fs_image, args.turns)
-    print(f"loop run: {args.iterations} iterations, {loop['emulated_s']:.1f} s of emulated time in {loop['wall_s']:.1f} s "
-          f"({loop['mips']:.1f} million instructions per second of emulation); the firmware returned {loop['action']!r}")
-    print(f"steady heap: {loop['heap']} bytes in use, {loop['free']} free, after {args.iterations} iterations "
-          f"(goal {HEAP_GOAL_KB:g} KB: {loop['heap'] / 1024 / HEAP_GOAL_KB:.2f} of it)")
-    print(f"allocated per loop iteration (gc off for {WINDOW} iterations): {loop['alloc_per_loop']:.2f} bytes")
-    print(f"scans: {loop['scans']} in {loop['ms']} ms of the board's clock; settings.toml asks for {scan_hz}/s "
-          f"({loop['scans_per_s'] / scan_hz:.3f} of it)")
     emu, wall = latency["emulated"], latency["wall"]
     print(f"wheel turn to host event, {len(emu)} turns: emulated {statistics.median(emu):.1f} ms median "
           f"({min(emu):.1f} to {max(emu):.1f}; the wheel settle time is {build_config()['wheel_settle_ms']} ms), "

@@ -16,6 +16,7 @@ import argparse
 import dataclasses
 import logging
 import math
+import os
 import statistics
 import sys
 import time
@@ -143,19 +144,45 @@ def positions(layout, n_scenes: int, seed: int, misread_dir: Path | None = None,
     }
 
 
+def reference_ms(frame: np.ndarray) -> float:
+    """The reference operation the snapshot's time is divided by: one Gaussian blur, threshold and
+    outline search of the whole frame (OpenCV, one thread), CPU milliseconds of this thread."""
+    grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    t = time.thread_time()
+    blurred = cv2.GaussianBlur(grey, (5, 5), 0)
+    _, binary = cv2.threshold(blurred, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    cv2.findContours(binary, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
+    return (time.thread_time() - t) * 1000
+
+
+def _moved(scene: Scene, n: int) -> Scene:
+    """The same table after a turn that moved its last ``n`` dice 40 mm and turned them (new sensor noise)."""
+    dice = list(scene.dice)
+    for i in range(-n, 0):
+        dice[i] = dataclasses.replace(dice[i], x_mm=dice[i].x_mm + 40, angle_deg=dice[i].angle_deg + 25)
+    return dataclasses.replace(scene, dice=tuple(dice), seed=scene.seed + 1)
+
+
 def speed(layout, repeats: int) -> dict[str, float]:
-    """Cold: every die found and read from scratch. Warm: the next snapshot after a turn that moved
-    two dice (what the table does during a game): only what changed is searched and read again."""
+    """Milliseconds from a still frame to a TableSnapshot, on one core (OpenCV and BLAS on one thread).
+
+    Cold: every die found and read from scratch (20 dice). Warm: the next snapshot after a turn that
+    moved two of them (what the table does during a game): only what changed is searched and read
+    again. Warm, 40 dice: the next still frame of a table of 40 dice none of which moved (new sensor
+    noise), and one after a turn that moved two. Each figure is the median over ``repeats``
+    snapshots, in wall-clock time and in this thread's CPU time; the cold snapshot's CPU time is also
+    divided by the reference operation's on the same frames (:func:`reference_ms`), timed alongside
+    it, which tells the code's speed apart from the machine's and from what else runs on it."""
     cv2.setNumThreads(1)
     prof, cam = calibrated(layout, 8.0, 30.0, Lighting())
     analyser = FrameAnalyser(layout, prof)
     scene = random_scene(layout, 18, seed=5, temples=True, camera=cam)       # 18 loose + 2 temples = 20 visible
     frame = render(scene).image
     assert frame.shape[:2] == (720, 1280)
-    moved = list(scene.dice)
-    for i in (-1, -2):
-        moved[i] = dataclasses.replace(moved[i], x_mm=moved[i].x_mm + 40, angle_deg=moved[i].angle_deg + 25)
-    frame2 = render(dataclasses.replace(scene, dice=tuple(moved), seed=scene.seed + 1)).image
+    frame2 = render(_moved(scene, 2)).image
+    crowd = random_scene(layout, 38, seed=5, temples=True, camera=cam)       # 38 loose + 2 temples = 40 visible
+    crowd_frames = [render(dataclasses.replace(crowd, seed=crowd.seed + k)).image for k in range(3)]
+    crowd_moved = render(_moved(crowd, 2)).image
     finder_ms: list[float] = []
     real_finder = analyser.finder
 
@@ -167,19 +194,33 @@ def speed(layout, repeats: int) -> dict[str, float]:
 
     analyser.finder = timed_finder
     out: dict[str, float] = {}
+
+    def run(name: str, incremental: bool, first: np.ndarray, frames: list[np.ndarray], reference: bool = False) -> None:
+        watcher = TableWatcher(analyser)
+        watcher.incremental = incremental
+        watcher.snapshot(first, 0.0)
+        wall, cpu, ref = [], [], []
+        finder_ms[:] = []
+        for i in range(repeats):
+            f = frames[i % len(frames)]
+            t, c = time.perf_counter(), time.thread_time()
+            watcher.snapshot(f, float(i + 1))
+            cpu.append((time.thread_time() - c) * 1000)
+            wall.append((time.perf_counter() - t) * 1000)
+            if reference:
+                ref.append(reference_ms(f))
+        out[name] = statistics.median(wall)
+        out[name + "_cpu"] = statistics.median(cpu)
+        out[name + "_finder"] = sum(finder_ms) / repeats
+        if reference:
+            out["reference"] = statistics.median(ref)
+            out[name + "_ratio"] = statistics.median(cpu) / statistics.median(ref)
+
     with threadpool_limits(1):          # numpy's BLAS on one thread too
-        for mode in ("cold", "warm"):
-            watcher = TableWatcher(analyser)
-            watcher.incremental = mode == "warm"
-            watcher.snapshot(frame, 0.0)
-            times, finder_ms[:] = [], []
-            for i in range(repeats):
-                f = frame2 if i % 2 == 0 else frame
-                t = time.perf_counter()
-                watcher.snapshot(f, float(i + 1))
-                times.append((time.perf_counter() - t) * 1000)
-            out[mode] = statistics.median(times)
-            out[mode + "_finder"] = sum(finder_ms) / len(times)
+        run("cold", False, frame, [frame2, frame], reference=True)
+        run("warm", True, frame, [frame2, frame])
+        run("warm40", True, crowd_frames[0], crowd_frames[1:])
+        run("warm40_moved", True, crowd_frames[0], [crowd_moved, crowd_frames[0]])
     return out
 
 
@@ -240,7 +281,7 @@ def topples(layout, n: int, seed: int, verbose: bool = False) -> dict[str, float
 
 
 def real_photos() -> None:
-    data = Path(ROOT.parent / "shared" / "data")
+    data = Path(os.environ.get("BITBOX_SHARED_DATA") or ROOT.parent / "shared" / "data")
     crops = data / "dice-crops" / "chaseelliottpatterson" / "test"
     if not crops.is_dir():
         print("real photos: ../shared/data not found, skipped")
@@ -250,11 +291,38 @@ def real_photos() -> None:
     main(["vision", "evaluate", str(crops)])
 
 
+def print_speed(s: dict[str, float], last: bool = True) -> None:
+    """The speed figures of :func:`speed`, described; then as ``name: number`` lines when ``last``."""
+    print("speed: still 1280x720 frame -> TableSnapshot, one core (OpenCV and BLAS on one thread), median wall-clock")
+    print("  (this thread's CPU) milliseconds:")
+    print(f"  cold, 20 dice, every die found and read: {s['cold']:.1f} ms ({s['cold_cpu']:.1f} CPU; dice finder, on "
+          f"clusters of touching dice only: {s['cold_finder']:.1f} ms)")
+    print(f"    reference operation on the same frames (blur, threshold, outlines): {s['reference']:.2f} ms CPU; "
+          f"snapshot / reference: {s['cold_ratio']:.1f}")
+    print(f"  warm, 20 dice, next snapshot after 2 dice moved: {s['warm']:.1f} ms ({s['warm_cpu']:.1f} CPU; "
+          f"dice finder: {s['warm_finder']:.1f} ms)")
+    print(f"  warm, 40 dice, next still frame, none moved (none searched again): {s['warm40']:.1f} ms "
+          f"({s['warm40_cpu']:.1f} CPU)")
+    print(f"  warm, 40 dice, after 2 of them moved: {s['warm40_moved']:.1f} ms ({s['warm40_moved_cpu']:.1f} CPU; "
+          f"dice finder: {s['warm40_moved_finder']:.1f} ms)")
+    if last:
+        print_speed_figures(s)
+
+
+def print_speed_figures(s: dict[str, float]) -> None:
+    print(f"snapshot_ms_cold: {s['cold']:.1f}")
+    print(f"snapshot_ms_warm: {s['warm']:.1f}")
+    print(f"snapshot_ms_warm_40: {s['warm40']:.1f}")
+    print(f"snapshot_ms_warm_40_after_2_moved: {s['warm40_moved']:.1f}")
+    print(f"snapshot_vs_reference_ratio: {s['cold_ratio']:.2f}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--scenes", type=int, default=12)
     ap.add_argument("--topples", type=int, default=300)
     ap.add_argument("--quick", action="store_true", help="fewer scenes, for a smoke run")
+    ap.add_argument("--speed-only", action="store_true", help="the speed figures alone (a minute or two)")
     ap.add_argument("--no-real", action="store_true", help="skip the real photo sets")
     ap.add_argument("--verbose", action="store_true", help="describe each missed or false topple")
     ap.add_argument("--misread", type=Path, metavar="DIR",
@@ -266,6 +334,9 @@ def main() -> None:
         args.scenes, args.topples = 3, 10
     layout = load_layout("puxes")
     t0 = time.time()
+    if args.speed_only:
+        print_speed(speed(layout, 20))
+        return
     p = positions(layout, args.scenes, seed=1, misread_dir=args.misread)
     print(f"positions: {p['dice']} dice in {args.scenes} rendered PuXes scenes (1280x720, camera tilt 0-20 deg)")
     print(f"  found {p['found']:.1%} of dice, {p['extra']} spurious; levels right {p['levels']:.1%}")
@@ -303,9 +374,7 @@ def main() -> None:
         print(f"    {how}: RMS {q['rms_on']:.2f} mm, levels right {q['levels']:.1%}, faces right {q['faces']:.1%}, "
               f"{q['extra']} spurious, found {q['found']:.1%}")
     s = speed(layout, 20)
-    print("speed: still 1280x720 frame, 20 dice -> TableSnapshot, one core (OpenCV and BLAS on one thread):")
-    print(f"  cold, every die found and read: {s['cold']:.1f} ms (dice finder, on clusters of touching dice only: {s['cold_finder']:.1f} ms)")
-    print(f"  warm, next snapshot after 2 dice moved: {s['warm']:.1f} ms (dice finder: {s['warm_finder']:.1f} ms)")
+    print_speed(s, last=False)
     t = topples(layout, args.topples, seed=2, verbose=args.verbose)
     print(f"topples: {t['detected']:.1%} of {args.topples} knocked temples detected "
           f"(fallen dice located within 5 mm: {t['where']:.1%}); false topples on still temples: "
@@ -313,8 +382,7 @@ def main() -> None:
     if not args.no_real:
         real_photos()
     print(f"bench time: {time.time() - t0:.0f} s")
-    print(f"snapshot_ms_cold: {s['cold']:.1f}")
-    print(f"snapshot_ms_warm: {s['warm']:.1f}")
+    print_speed_figures(s)
     print(f"position_rms_mm: {p['rms_on']:.2f}")
 
 

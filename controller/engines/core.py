@@ -26,6 +26,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 import json
+import math
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping, Sequence
@@ -502,8 +503,14 @@ class Game(ABC, Generic[OptionsT]):
         def no_constant(name: str) -> Any:
             raise ValueError(f"{name} is not a number a save holds")
 
+        def finite(literal: str) -> float:
+            value = float(literal)
+            if not math.isfinite(value) or abs(value) >= 2**63:
+                raise ValueError(f"{literal[:40]} is not a number a save holds")
+            return value
+
         try:
-            return json.loads(text, parse_constant=no_constant)
+            return json.loads(text, parse_constant=no_constant, parse_float=finite)
         except RecursionError:
             raise SaveFileError(f"the save is nested too deeply (more than {cls.SAVE_MAX_DEPTH} levels); "
                                 "it is damaged or not a bitbox save") from None

@@ -79,7 +79,7 @@ class ChoiceSession(GameLoop):
         self._due = 0.0
         #: What was shown to some seats only, by seat (each seat's page shows its own).
         self._told: dict[int, list[dict[str, Any]]] = {}
-        self._chance_rng: random.Random = random.SystemRandom()
+        self._system_rng: random.Random = random.SystemRandom()
         #: Called after every action applied (a demo prints, a test waits).
         self.listeners: list[Callable[[ChoiceSession], None]] = []
 
@@ -113,9 +113,6 @@ class ChoiceSession(GameLoop):
                                             "bot_salt": salt, "seed_public": config.seed is not None,
                                             "started_at": self.wall()})
         self.bot_salt, self.seed_public = salt, config.seed is not None
-        # A demo (a seed given) rolls the same dice again; live play rolls from the system. Either way
-        # every roll is stored, so a resume replays it.
-        self._chance_rng = random.Random(salt) if config.seed is not None else random.SystemRandom()
         self._install(game, play, players, self.wall())
         self._note(N_("game #{number} started: {title}, {players}"), number=self.game_id, title=game.TITLE,
                    players=listing(p.name for p in players))
@@ -191,6 +188,14 @@ class ChoiceSession(GameLoop):
             return False
         return play.chance_due() or any(self.players[seat].bot for seat in play.to_act())
 
+    def _chance_source(self) -> random.Random:
+        """What the next roll is drawn from: the system in live play; in a demo (its seed given) a draw
+        fixed by the salt and the actions so far, so a demo resumed after a stop rolls what it would have.
+        Every roll is stored either way, so a resume replays the rolls already made."""
+        if not self.seed_public or self.game is None:
+            return self._system_rng
+        return random.Random(self.bot_salt * 1_000_003 + len(self.game.history))
+
     def _act_for_table(self) -> None:
         """The program's roll, or one bot's choice, once its moment has come."""
         if not self._table_waiting() or self.clock() < self._due:
@@ -199,7 +204,7 @@ class ChoiceSession(GameLoop):
         assert game is not None and play is not None
         try:
             if play.chance_due():
-                self._commit(CHANCE, play.chance(self._chance_rng))
+                self._commit(CHANCE, play.chance(self._chance_source()))
                 return
             seat = next(seat for seat in play.to_act() if self.players[seat].bot)
             seed = (self.bot_salt * 1_000_003 + len(game.history) * 31 + seat) % 2**63

@@ -93,6 +93,11 @@ def spot_map(face_bgr: np.ndarray, face_side: float = 1.0, source_px: int | None
     return cv2.GaussianBlur(spot, (3, 3), 0)
 
 
+def _step(size: int) -> int:
+    """The blob detector's threshold step on a map of ``size`` (see :func:`_detector`)."""
+    return 6 if size == CANON else 16
+
+
 @functools.lru_cache(maxsize=512)
 def _detector(face_side: float, max_threshold: int = 220, size: int = CANON) -> cv2.SimpleBlobDetector:
     """The pip blob detector for a face of ``face_side`` (fraction of the crop) on a map of ``size``,
@@ -104,7 +109,7 @@ def _detector(face_side: float, max_threshold: int = 220, size: int = CANON) -> 
     params.blobColor = 255
     params.minThreshold = 16
     params.maxThreshold = max_threshold
-    params.thresholdStep = 6 if size == CANON else 16
+    params.thresholdStep = _step(size)
     params.minRepeatability = 2
     params.minDistBetweenBlobs = 0.12 * side
     params.filterByArea = True
@@ -133,9 +138,10 @@ def find_pips(face_bgr: np.ndarray, face_side: float = 1.0, source_px: int | Non
     image = np.clip(spot, 0, 255).astype(np.uint8)
     pips: list[Pip] = []
     # Levels at or above the map's brightest pixel are empty: stopping there finds the same blobs.
-    # A blob must show at two levels at least (16 and 22), so a map that never exceeds 22 has none.
+    # A blob must show at two levels at least (16 and 22; 16 and 32 on a COARSE map), so a map that
+    # never exceeds the second has none.
     top = int(image.max())
-    if top <= 22:
+    if top <= 16 + _step(size):
         return pips
     scale = CANON / size
     for kp in _detector(face_side, min(220, top + 1), size).detect(image):
@@ -364,7 +370,7 @@ def read_faces(faces: list[tuple[np.ndarray, int | None]]) -> list[DieFace]:
             out[i] = read_pips(face, None, source_px)
     images = [np.clip(spot, 0, 255).astype(np.uint8) for _, spot in coarse]
     tops = [int(image.max()) for image in images]
-    searched = [k for k, top in enumerate(tops) if top > 22]
+    searched = [k for k, top in enumerate(tops) if top > 16 + _step(COARSE)]
     pips: list[list[Pip]] = [[] for _ in coarse]
     if searched:
         pitch = COARSE + 16             # wider apart than a blob's radius and the blobs' grouping reach

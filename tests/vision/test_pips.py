@@ -153,3 +153,22 @@ def test_the_median_resolution_changes_nothing_for_crops_cut_from_larger_images(
     assert np.array_equal(pips.spot_map(face, 1.0, pips.CANON), plain)
     low = pips.spot_map(face, 1.0, 30)
     assert low.shape == plain.shape and not np.array_equal(low, plain)
+
+
+@pytest.mark.parametrize("contrast", [0.15, 0.2, 0.3, 1.0])
+def test_a_faint_face_seen_small_reads_alike_one_at_a_time_or_many_at_once(contrast: float) -> None:
+    """A table camera's face (some 28 pixels, enlarged to CANON) is read on a coarse map first, the
+    faces of a frame all at once (:func:`pips.read_faces`). Pips barely darker than a body the mat's
+    colour leave a coarse map too faint to search (two of its threshold levels apart at least), and
+    the full map decides, as for one face alone."""
+    import cv2
+
+    faces = []
+    for value in range(1, 7):
+        ink = tuple(int(200 - contrast * 160) for _ in range(3))
+        small = face_image(value, 28, 10.0 * value, (200, 200, 200), ink, surface=(200, 200, 200))
+        faces.append((cv2.resize(small, (pips.CANON, pips.CANON), interpolation=cv2.INTER_LINEAR), 28))
+    one_by_one = [pips.read_pips(face, source_px=source) for face, source in faces]
+    assert pips.read_faces(faces) == one_by_one
+    if contrast == 1.0:
+        assert [f.pips for f in one_by_one] == list(range(1, 7))

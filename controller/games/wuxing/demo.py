@@ -43,6 +43,16 @@ def _unfinished_mode(config: Any, seed: int) -> str | None:
     return str(stored.options.get("mode", "chemin"))
 
 
+def _chemin_done(config: Any, seed: int) -> bool:
+    """Whether a run of this demo stopped after its chemin: the théâtre is unfinished in the log, or
+    the last game stored is this seed's chemin played to its end (stopped before the théâtre began)."""
+    if _unfinished_mode(config, seed) == "theatre":
+        return True
+    last = _last_game(config)
+    return (last is not None and last.game == "wuxing" and last.seed == seed and last.status == "over"
+            and str(last.options.get("mode", "chemin")) == "chemin")
+
+
 def run_demo(request: DemoRequest) -> int:
     """Play the chosen mode, or both in turn; the exit code of the last game played."""
     from controller.service.demo import wheels_demo
@@ -55,7 +65,7 @@ def run_demo(request: DemoRequest) -> int:
         modes = ["chemin"]
     else:
         modes = ["chemin", "theatre"]
-        if not request.new and _unfinished_mode(request.config, request.seed) == "theatre":
+        if not request.new and _chemin_done(request.config, request.seed):
             modes = ["theatre"]
     code = 0
     for index, mode in enumerate(modes):
