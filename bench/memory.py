@@ -4,7 +4,7 @@ latter works on with ``--jobs 1``, and how the live service's memory grows over 
     python bench/memory.py [--turns 6000] [--skip-demos] [--skip-service] [--data DIR]
 
 1. Peak resident set size (the kernel's high-water mark for the child process, ``ru_maxrss``) of
-   ``bitbox demo --speed 0 --turns 60`` (Pixoid on the wheels), ``bitbox demo puxes --speed 0`` (a whole
+   ``bitbox demo --speed 0 --turns 30`` (Pixoid on the wheels), ``bitbox demo puxes --speed 0`` (a whole
    PuXes game through the table service: rendered camera frames, the camera pipeline, the referee,
    the event log and the dashboard's server) and ``bitbox vision evaluate <nell-byler> --jobs 1``, each
    in a fresh state folder.
@@ -23,6 +23,7 @@ with a message, where absent. The last line is ``demo_puxes_peak_mib: X``.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import gc
 import os
 import socket
@@ -60,7 +61,7 @@ def _thread_ticks(pid: int) -> dict[int, int]:
     return ticks
 
 
-def peak(command: list[str], watch_threads: bool = False) -> dict[str, Any]:
+def peak(command: list[str], watch_threads: bool = False, timeout: float = 1800.0) -> dict[str, Any]:
     """Run ``bitbox`` with ``command`` in a fresh state folder; its peak RSS (MiB), seconds, exit code,
     and with ``watch_threads`` the CPU ticks of each of its threads."""
     env = dict(os.environ, BITBOX_STATE_DIR=tempfile.mkdtemp(prefix="bitbox-bench-mem-"))
@@ -69,20 +70,25 @@ def peak(command: list[str], watch_threads: bool = False) -> dict[str, Any]:
     proc = subprocess.Popen([sys.executable, "-m", "controller", *command], env=env, cwd=ROOT,
                             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=errors)
     ticks: dict[int, int] = {}
-    if watch_threads:
-        while proc.poll() is None:
-            try:
+    deadline = start + timeout
+    # Reaped here, not by Popen, for the child's resource usage (its peak RSS).
+    pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
+    while not pid and time.monotonic() < deadline:
+        if watch_threads:
+            with contextlib.suppress(OSError):
                 ticks.update(_thread_ticks(proc.pid))
-            except OSError:
-                break
-            time.sleep(0.2)
-    _, status, usage = os.wait4(proc.pid, 0)
+        time.sleep(0.2)
+        pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
+    if not pid:
+        proc.kill()
+        errors.write(f"bench: still running after {timeout:.0f} s, stopped".encode())
+        _, status, usage = os.wait4(proc.pid, 0)
     proc.returncode = os.waitstatus_to_exitcode(status)
     errors.seek(0)
     error = errors.read().decode(errors="replace").strip()
     errors.close()
     return {"peak_mib": usage.ru_maxrss / MIB, "seconds": time.monotonic() - start, "code": proc.returncode,
-            "error": error.splitlines()[-1] if error and proc.returncode else "", "ticks": ticks}
+            "error": error.splitlines()[-1] if error and (proc.returncode or "bench:" in error) else "", "ticks": ticks}
 
 
 def service_growth(turns: int, sqlite_cache_kib: int | None = None) -> list[tuple[int, int]]:
@@ -158,8 +164,8 @@ def main() -> int:
             figures["service_growth" if cache is None else "service_growth_small_cache"] = early
             figures["service_growth_late" if cache is None else "service_growth_small_cache_late"] = late
     if not args.skip_demos:
-        pixoid = peak(["demo", "--speed", "0", "--turns", "60", "--no-web"])
-        print(f"bitbox demo --speed 0 --turns 60 --no-web: peak {pixoid['peak_mib']:.1f} MiB "
+        pixoid = peak(["demo", "--speed", "0", "--turns", "30", "--no-web"])
+        print(f"bitbox demo --speed 0 --turns 30 --no-web: peak {pixoid['peak_mib']:.1f} MiB "
               f"({pixoid['seconds']:.0f} s, exit {pixoid['code']}) {pixoid['error']}")
         data = args.data or Path(os.environ.get("BITBOX_SHARED_DATA") or ROOT.parent / "shared" / "data")
         photos = data / "dice-photos" / "nell-byler-train"
