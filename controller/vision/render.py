@@ -441,8 +441,8 @@ def render(scene: Scene) -> Rendered:
 
     # Cast shadows on the mat: each die's footprint swept along the light.
     if scene.lighting.shadow > 0 and (scene.dice or scene.hands):
-        shadow = np.zeros((H, W), np.float32)
         sweep = np.array([L[0] / L[2], L[1] / L[2]])
+        shapes: list[tuple[np.ndarray, bool]] = []            # (fixed-point outline, convex)
         for die in scene.dice:
             e = die.edge_mm or default_edge
             faces = _cube_faces(die, e)
@@ -450,18 +450,14 @@ def render(scene: Scene) -> Rendered:
             pts = np.concatenate([top[:, :2] + sweep * (-top[:, 2:3]), top[:, :2]])
             hull = cv2.convexHull(pts.astype(np.float32)).reshape(-1, 2)
             px = cam.project(np.column_stack([hull, np.zeros(len(hull))]))
-            cv2.fillConvexPoly(shadow, np.round(px * 16).astype(np.int32), 1.0, cv2.LINE_AA, shift=4)
+            shapes.append((np.round(px * 16).astype(np.int32), True))
         for hand in scene.hands:
             for poly in _hand_polygons(hand):
                 p = poly + sweep * hand.height_mm
                 px = cam.project(np.column_stack([p, np.zeros(len(p))]))
-                cv2.fillPoly(shadow, [np.round(px * 16).astype(np.int32)], 1.0, cv2.LINE_AA, shift=4)
+                shapes.append((np.round(px * 16).astype(np.int32), False))
         k = int(max(3, native * 6)) | 1
-        cv2.GaussianBlur(shadow, (k, k), 0, dst=shadow)
-        tint = np.array([1 - scene.lighting.shadow_tint, 1.0, 1 + scene.lighting.shadow_tint], np.float32)
-        for y in range(0, H, _BAND):
-            rows = slice(y, y + _BAND)
-            img[rows] = (img[rows] * (1 - scene.lighting.shadow * shadow[rows, :, None] * tint)).astype(np.uint8)
+        _shade(img, shapes, k, scene.lighting)
 
     # Dice faces, far to near.
     faces_to_draw = []
@@ -517,8 +513,42 @@ def render(scene: Scene) -> Rendered:
     return Rendered(image, cam, tuple(truth), tuple(boxes), scene)
 
 
-#: Rows of a frame lit and exposed at a time (see _expose).
-_BAND = 90
+#: Rows of a frame shaded, lit and exposed at a time (see _shade and _expose).
+_BAND = 60
+
+
+def _shade(img: np.ndarray, shapes: list[tuple[np.ndarray, bool]], k: int, lighting: Lighting) -> None:
+    """Darken ``img`` in place under the shadows ``shapes`` (outlines in pixels x 16, convex or not)
+    softened by a ``k`` x ``k`` Gaussian blur: ``img * (1 - darkness * shadow * tint)``.
+
+    A band of rows at a time, each with the rows around it that the blur reaches and the whole of
+    every outline reaching into it: the shadow map of the whole frame is 3.5 MB of floats at
+    1280x720. An outline moved by whole rows fills the same pixels, moved, as long as it is not cut
+    by the image's edge (OpenCV's antialiased fill of a cut outline differs), so each band's shadow
+    is the whole map's there."""
+    H, W = img.shape[:2]
+    margin = k // 2 + 1
+    tint = np.array([1 - lighting.shadow_tint, 1.0, 1 + lighting.shadow_tint], np.float32)
+    spans = [((int(outline[:, 1].min()) >> 4) - 2, (int(outline[:, 1].max()) >> 4) + 3) for outline, _ in shapes]
+    for y0 in range(0, H, _BAND):
+        y1 = min(H, y0 + _BAND)
+        a, b = max(0, y0 - margin), min(H, y1 + margin)
+        near = [(shape, span) for shape, span in zip(shapes, spans) if span[1] > a and span[0] < b]
+        if not near:
+            continue
+        a = max(0, min(a, *(top for _, (top, _) in near)))
+        b = min(H, max(b, *(bottom for _, (_, bottom) in near)))
+        near = [shape for shape, _ in near]
+        shadow = np.zeros((b - a, W), np.float32)
+        for outline, convex in near:
+            moved = outline - np.array([0, a * 16], np.int32)
+            if convex:
+                cv2.fillConvexPoly(shadow, moved, 1.0, cv2.LINE_AA, shift=4)
+            else:
+                cv2.fillPoly(shadow, [moved], 1.0, cv2.LINE_AA, shift=4)
+        cv2.GaussianBlur(shadow, (k, k), 0, dst=shadow)     # a cut edge's rows are dropped below
+        rows = shadow[y0 - a:y1 - a]
+        img[y0:y1] = (img[y0:y1] * (1 - lighting.shadow * rows[:, :, None] * tint)).astype(np.uint8)
 
 
 def _expose(img: np.ndarray, lt: Lighting, glares: list[tuple[float, float, float]],
