@@ -36,7 +36,7 @@ def play_pixoid(tmp: Path, lang: str, mute: bool = False, speed: float = 25.0) -
     speaker ``speed`` times faster than real time; the loop waits for the voice after each step, as
     a table waits for the referee, so no call goes stale. Returns the voice, the speaker and the
     game's own events of the kinds it declares (in the order the engine made them)."""
-    config = ServiceConfig(game="pixoid", options={"players": 4, "short_game": True}, seed=3,
+    config = ServiceConfig(game="pixoid", options={"players": 4, "short_game": True}, seed=3, bot_salt=3,
                            players=[PlayerConfig(n, bot=True) for n in NAMES], bot_delay=0.0, turn_pause=0.0,
                            db=tmp / f"{lang}-{mute}.db")
     store = GameStore(config.db_path())
@@ -67,7 +67,8 @@ def play_pixoid(tmp: Path, lang: str, mute: bool = False, speed: float = 25.0) -
 
 @pytest.fixture(scope="module")
 def tables(tmp_path_factory, request) -> dict[str, tuple[Voice, WavOutput, list]]:
-    """The same scripted game spoken in English, in French, and muted."""
+    """The same scripted game (the same seed and bot salt, so the same moves) spoken in English, in
+    French, and muted."""
     if not __import__("shutil").which("espeak-ng"):
         pytest.skip("espeak-ng is not installed: sudo apt install espeak-ng (the CI script installs it)")
     tmp = tmp_path_factory.mktemp("voice")
