@@ -64,6 +64,23 @@ def legal(game: Any, piece: int) -> tuple[int, int]:
     return DIRECTIONS.index(("up", "right", "down", "left")[direction]), 1
 
 
+def press_until_locked(page: Any) -> None:
+    """Press ready until the seat is locked: a press made while the wheel just set is still settling
+    (its simulated board's debounce) is refused, as a wired controller's would be, and a player
+    presses again."""
+    for _attempt in range(3):
+        page.click("#ready")
+        try:
+            page.wait_for_function("window.__bitbox.seat.locked", timeout=3000)
+            return
+        except Exception:  # noqa: BLE001 - playwright's timeout: press again, saying why it was not taken
+            if page.evaluate("window.__bitbox.seat.locked"):
+                return
+            print(f"bench: a ready press was not taken ({page.evaluate('window.__bitbox.seat.reason')}); "
+                  f"pressing again", file=sys.stderr)
+    raise TimeoutError("bench: a ready press was not taken three times")
+
+
 def phones_lock_to_paint(turns: int) -> list[float]:
     """Per turn and page: ms from the last phone's press to that page painting the revealed turn."""
     import json
@@ -103,8 +120,18 @@ def phones_lock_to_paint(turns: int) -> list[float]:
                 page = phones[CONTROLLERS[placement["piece"]]]
                 page.click('#number button[data-position="0"]')
                 page.wait_for_function("window.__bitbox.seat.wheels.number === 0", timeout=5000)
-                page.click("#ready")
-                wait_for(lambda: table.state()["game"]["actions"] > placed)
+                for _attempt in range(3):
+                    page.click("#ready")
+                    try:
+                        wait_for(lambda: table.state()["game"]["actions"] > placed, timeout=3.0)
+                        break
+                    except TimeoutError:
+                        # A press that came while the phone's wheel was still reported turning is
+                        # refused, as a wired controller's would be: press again, as a player would.
+                        print(f"bench: a placement press was not taken ({page.evaluate('window.__bitbox.seat.reason')}); "
+                              f"pressing again", file=sys.stderr)
+                else:
+                    raise TimeoutError("bench: the placement press was not taken three times")
                 continue
             game = table.session.game.clone()
             view = state["view"]
@@ -117,8 +144,7 @@ def phones_lock_to_paint(turns: int) -> list[float]:
                 page.wait_for_function(f"window.__bitbox.seat.wheels.direction === {direction} && "
                                        f"window.__bitbox.seat.wheels.number === {distance}", timeout=5000)
             for cid in CONTROLLERS[:3]:
-                phones[cid].click("#ready")
-                phones[cid].wait_for_function("window.__bitbox.seat.locked", timeout=5000)
+                press_until_locked(phones[cid])
             last = phones[CONTROLLERS[3]]
             last.click("#ready")
             pressed = float(last.evaluate("window.__bitbox.pressed"))

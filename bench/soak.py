@@ -7,8 +7,8 @@ One service process serves, the whole time:
 * six controller boards: the real firmware logic of six simulated boards, each in a process of its
   own behind a pseudo-terminal (as ``bench/dials.py --boards 6`` runs them), read by the real
   SerialBackend. Six players play the console's loop (the real Session, its SQLite event log and
-  hub) a game of secret numbers, round after round: each round every board's number wheel is
-  turned, then all six ready buttons are pressed at the same moment; a round whose reveal is not
+  hub) games of secret numbers (40 rounds each, then a new game): each round every board's number
+  wheel is turned, then all six ready buttons are pressed at the same moment; a round whose reveal is not
   published within 5 seconds of the presses is a missed lock (and is played again);
 * the table camera: frames rendered from a PuXes table (dice moved by a hand now and then, then
   still) are fed to the real TableWatcher at ``--fps`` frames a second, which checks each one for
@@ -19,8 +19,10 @@ One service process serves, the whole time:
 
 Printed: the service process's CPU time over the soak as a share of one core (the boards' processes
 are the simulated hardware, not counted); its resident set size after the first tenth of the soak
-(warmed up) and at the end, and the growth between them; rounds played, locks missed, snapshots
-taken, and the event-stream messages each client received. The last line is
+(warmed up) and at the end, and the growth between them (and, as it goes, at every tenth); rounds
+played, locks missed, how often a board went silent (the host takes it for unplugged and pauses the
+game: on a machine too busy to run the simulated boards on time, a cause of missed locks that is the
+simulation's), snapshots taken, and the event-stream messages each client received. The last line is
 ``soak_rss_growth_mib: X``.
 """
 
@@ -47,6 +49,8 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 BOARDS = 6
 CLIENTS = 6
+#: Rounds of a game; then a new game starts, as at a table.
+ROUNDS_A_GAME = 40
 LOCK_TIMEOUT_S = 5.0
 TOKEN = "soak-token-0000"
 
@@ -158,8 +162,8 @@ def soak(minutes: float, fps: float, seed: int) -> dict[str, Any]:
 
     rng = random.Random(seed)
     name = register_lock_game()
-    revealed: set[int] = set()
-    out: dict[str, Any] = {"rounds": 0, "missed": 0}
+    reveals = [0]
+    out: dict[str, Any] = {"rounds": 0, "missed": 0, "games": 1}
 
     class Owner:
         pass
@@ -171,14 +175,12 @@ def soak(minutes: float, fps: float, seed: int) -> dict[str, Any]:
         boards = stack.enter_context(BoardProcess(BOARDS, seed))
         backend = stack.enter_context(SerialBackend(boards.ports, rescan_interval=0.05))
         wait_connected(backend, boards.ids, number=0)
-        config = ServiceConfig(game=name, options={"seats": BOARDS, "rounds": 1_000_000}, seed=seed,
+        config = ServiceConfig(game=name, options={"seats": BOARDS, "rounds": ROUNDS_A_GAME}, seed=seed,
                                players=[PlayerConfig(f"P{i + 1}") for i in range(BOARDS)], backend="serial",
                                pieces=list(boards.ids), db=folder / "soak.db", bot_delay=0.0, turn_pause=0.0)
 
         def listen(message: dict[str, Any]) -> None:
-            for event in message.get("events", []):
-                if event["kind"] == "revealed":
-                    revealed.add(event["data"]["round"])
+            reveals[0] += sum(event["kind"] == "revealed" for event in message.get("events", []))
 
         serve(owner, config, backend, TOKEN, before_start=lambda: owner.hub.add_listener(listen))
         stack.callback(owner.store.close)
@@ -198,10 +200,14 @@ def soak(minutes: float, fps: float, seed: int) -> dict[str, Any]:
         warm: tuple[float, float, float] | None = None
         numbers = [0] * BOARDS
         round_ = 0
-        report_at = start + 300
+        report_every = minutes * 6                # RSS and progress every tenth of the soak
+        report_at = start + report_every
         while time.monotonic() < end:
             if warm is None and time.monotonic() >= warm_at:
                 warm = (time.monotonic(), cpu_s(), rss_mib())
+            if owner.session.game.is_over():
+                owner.session.command("start", {"replace": True}).result(10)
+                out["games"] += 1
             round_ += 1
             picks = [rng.randrange(10) for _ in range(BOARDS)]
             boards.turn([(i, "number", n) for i, n in enumerate(picks) if n != numbers[i]])
@@ -212,20 +218,20 @@ def soak(minutes: float, fps: float, seed: int) -> dict[str, Any]:
                 if time.monotonic() > settle:
                     raise SystemExit(f"soak: round {round_}: the wheels never settled")
                 time.sleep(0.005)
-            played = len(revealed)
+            played = reveals[0]
             boards.press(list(range(BOARDS)), True)
             deadline = time.monotonic() + LOCK_TIMEOUT_S
-            while len(revealed) == played and time.monotonic() < deadline:
+            while reveals[0] == played and time.monotonic() < deadline:
                 time.sleep(0.005)
-            if len(revealed) == played:
+            if reveals[0] == played:
                 out["missed"] += 1
                 print(f"soak: round {round_}: no reveal {LOCK_TIMEOUT_S:.0f} s after the six presses "
                       f"({owner.session.notice or owner.session.log[-1:]})", file=sys.stderr)
             boards.press(list(range(BOARDS)), False)
             out["rounds"] += 1
             if time.monotonic() >= report_at:
-                report_at += 300
-                print(f"  {(time.monotonic() - start) / 60:.0f} min: {out['rounds']} rounds, {out['missed']} missed, "
+                report_at += report_every
+                print(f"  {(time.monotonic() - start) / 60:.1f} min: {out['rounds']} rounds, {out['missed']} missed, "
                       f"{camera.snapshots} snapshots, RSS {rss_mib():.1f} MiB", flush=True)
             time.sleep(rng.uniform(0.2, 0.6))         # players think before the next round
         stop = (time.monotonic(), cpu_s(), rss_mib())
@@ -235,7 +241,9 @@ def soak(minutes: float, fps: float, seed: int) -> dict[str, Any]:
             seconds=stop[0] - start, cpu_share=(stop[1] - warm[1]) / max(1e-9, stop[0] - warm[0]),
             rss_warm=warm[2], rss_end=stop[2], frames=camera.frames, snapshots=camera.snapshots,
             camera_errors=camera.errors, messages=[c.messages for c in clients], bad=sum(c.bad for c in clients),
-            ended=sum(c.ended for c in clients))
+            ended=sum(c.ended for c in clients),
+            silent=sum(backend.counters(cid).get("silent", 0) for cid in boards.ids),
+            heartbeat_s=backend.heartbeat_timeout)
     return out
 
 
@@ -249,9 +257,11 @@ def main() -> int:
           f"{CLIENTS} event-stream clients; load average {', '.join(f'{v:.2f}' for v in os.getloadavg())} "
           f"on {os.cpu_count()} cores", flush=True)
     r = soak(args.minutes, args.fps, args.seed)
-    print(f"served {r['seconds'] / 60:.1f} minutes: {r['rounds']} rounds of six locks, {r['missed']} missed; "
-          f"{r['frames']} camera frames, {r['snapshots']} still snapshots analysed, {len(r['camera_errors'])} "
+    print(f"served {r['seconds'] / 60:.1f} minutes: {r['games']} games, {r['rounds']} rounds of six locks, "
+          f"{r['missed']} missed; {r['frames']} camera frames, {r['snapshots']} still snapshots analysed, {len(r['camera_errors'])} "
           f"camera errors {r['camera_errors'][:1]}")
+    print(f"boards reported silent (no heartbeat for {r['heartbeat_s']:g} s: the game pauses as for an unplugged "
+          f"board, and a lock pressed meanwhile is refused): {r['silent']}")
     print(f"event-stream clients: messages received {r['messages']}, {r['bad']} unparseable, "
           f"{r['ended']} streams ended before the soak did")
     print(f"service process CPU, from the first tenth on: {100 * r['cpu_share']:.1f} % of one core "

@@ -150,6 +150,9 @@ class GameSpec:
     mode_options: Mapping[str, Mapping[str, Any]] = dataclasses.field(default_factory=dict)
     #: The printed mat's layout name (``hardware/mats/NAME.toml``) for camera games.
     mat: str | None = None
+    #: What ``bitbox mat`` prints besides the mat (pieces to cut out): ``"module:function"``,
+    #: ``function(out_dir: Path, dpi: float) -> tuple[Path, int]`` (the file written, its pages).
+    mat_sheets: str | None = None
     #: ``bitbox demo GAME``: a function ``demo(request: DemoRequest) -> int`` (an exit code).
     demo: str | None = None
     #: The folder holding the dashboard's view of the game (``view.js``, optional ``view.css``).
@@ -218,6 +221,10 @@ class GameSpec:
 
     def load_table(self) -> Any:
         return load_attr(self.table) if self.table else None
+
+    def load_mat_sheets(self) -> Callable[..., tuple[Path, int]] | None:
+        """The function printing the pieces cut out beside the mat (``None``: the mat is all)."""
+        return load_attr(self.mat_sheets) if self.mat_sheets else None
 
     def load_camera(self) -> Callable[[str], Any] | None:
         """The game's own camera reader (``None``: the dice reader)."""

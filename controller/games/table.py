@@ -23,6 +23,13 @@ class TablePlay(ABC):
 
     #: The encoded actions' ``type`` values that players announce on the page, offered as buttons.
     ANNOUNCED: ClassVar[frozenset[str]] = frozenset()
+    #: Whether each player has a page of their own (``/hand/N``, as when playing on phones) for what
+    #: they alone may see (a hidden hand) and the choices they alone may make, the board being read
+    #: from the table.
+    HAND_PAGES: ClassVar[bool] = False
+    #: The encoded actions' ``type`` values a player chooses in secret (on their own page): never shown
+    #: in a call, on the table page or in the notes (see :meth:`secret_choices`).
+    SECRET: ClassVar[frozenset[str]] = frozenset()
 
     @abstractmethod
     def referee(self, game: Game[Any], config: RefereeConfig) -> TableReferee:
@@ -49,6 +56,15 @@ class TablePlay(ABC):
         """What the table page draws of the game and the table beyond the shared parts (players, log,
         questions, calls, choices), all of it public."""
         return {}
+
+    def private(self, game: Game[Any], seat: int) -> dict[str, Any]:
+        """What ``seat``'s own page shows (with :attr:`HAND_PAGES`): the engine's view for that seat."""
+        return game.view(seat)
+
+    def secret_choices(self, game: Game[Any], seat: int) -> list[Any]:
+        """The actions ``seat`` chooses on its own page now (with :attr:`HAND_PAGES`): what nobody else
+        may see, such as which drawn cards to keep."""
+        return []
 
     def turn(self, game: Game[Any]) -> int:
         """The game's turn number, as the table announces it."""

@@ -211,3 +211,13 @@ class SeatRegistry:
 
     def seats(self) -> list[str]:
         return list(self._seats)
+
+    def set_seats(self, controllers: Sequence[str]) -> None:
+        """The seats played now (a new game with another number of players): a seat kept keeps its
+        phone, a new one waits for its phone, one no longer played can no longer be joined."""
+        bad = [cid for cid in controllers if not _SAFE_ID.match(cid)]
+        if bad:
+            raise ValueError(f"controller id(s) {', '.join(map(repr, bad))} cannot be played on phones: "
+                             "use letters, digits, '-' or '_' (up to 32)")
+        with self._lock:
+            self._seats = {cid: self._seats.get(cid) or Seat(cid) for cid in controllers}

@@ -12,8 +12,11 @@ given its wheels; the session does the rest, the same for every game:
   backend can be driven that way, so a demo exercises the same path as people.
 
 Every action the engine accepts is first committed to the event store, then applied, then
-published; a restart replays the store and carries on exactly where the game was. A controller
-that is unplugged pauses the game (locks are refused, bots wait) until it comes back.
+published; a restart replays the store and carries on exactly where the game was. The actions
+decided in one pass of the loop (six players pressing ready at the same moment) are committed
+together, in one transaction, and nothing of them (LEDs, the dashboard, what a seat is told) is
+shown before that commit; if the store refuses it, the game goes back to what the store holds. A
+controller that is unplugged pauses the game (locks are refused, bots wait) until it comes back.
 
 The loop runs in one thread (:meth:`Session.run`); the web server talks to it through
 :meth:`Session.command`, which queues a request and returns a future.
@@ -40,7 +43,7 @@ from controller.i18n import N_, listing, message
 from controller.service.config import PlayerConfig, ServiceConfig
 from controller.service.hub import Hub
 from controller.service.loop import GameLoop, SessionError
-from controller.service.store import GameStore, StoredGame
+from controller.service.store import GameStore, StoredGame, StoreError
 
 log = logging.getLogger(__name__)
 
@@ -65,6 +68,20 @@ class ControllerStatus:
     refused: bool = False
     #: Why its last press was refused: for its seat alone (it narrows down the seat's secret).
     reason: Message | None = None
+
+
+@dataclasses.dataclass(frozen=True)
+class _Committed:
+    """What the session showed and the store held when a pass of the loop began: where a pass whose
+    actions the store refused goes back to."""
+
+    actions: int
+    log: list[dict[str, Any]]
+    pending: list[dict[str, Any]]
+    seq: int
+    turns_resolved: int
+    status: str
+    notice: str
 
 
 def _bot_seed(*parts: object) -> int:
@@ -126,6 +143,10 @@ class Session(GameLoop):
         self.seat_hubs: dict[str, Hub] = {}
         #: Page-held controllers plugged in for bots (no phone holds them).
         self._bot_attached: set[str] = set()
+        #: While a pass's actions are not yet committed: what it will show once they are (see :meth:`_show`).
+        self._held: list[Callable[[], None]] | None = None
+        #: The notice saying the store refused a pass's actions, until it takes some again.
+        self._unwritten: Message | None = None
 
     # ---- starting ----------------------------------------------------------------------------
 
@@ -162,6 +183,16 @@ class Session(GameLoop):
 
     def resume(self, stored: StoredGame) -> None:
         """Rebuild ``stored`` from its committed actions and carry on from there."""
+        game = self._reinstall(stored)
+        self._note(N_("game #{number} resumed after {actions} stored actions"), number=stored.id,
+                   actions=len(game.history))
+        if game.is_over():
+            self.store.set_status(stored.id, "over")
+            self.status = "over"
+        self._after_change()
+
+    def _reinstall(self, stored: StoredGame) -> Game[Any]:
+        """Install ``stored`` afresh, its committed actions replayed; the game."""
         game = self._rebuilt(stored)
         play = self._wheels(game)
         players = [PlayerConfig(**p) for p in stored.setup.get("players", [])] or self._default_players(game)
@@ -173,12 +204,7 @@ class Session(GameLoop):
         self._install(game, play, players, pieces)
         for player, action in self._stored_actions(game, stored):
             self._apply_known(player, action)
-        self._note(N_("game #{number} resumed after {actions} stored actions"), number=stored.id,
-                   actions=len(game.history))
-        if game.is_over():
-            self.store.set_status(stored.id, "over")
-            self.status = "over"
-        self._after_change()
+        return game
 
     @staticmethod
     def _wheels(game: Game[Any]) -> WheelPlay:
@@ -256,15 +282,90 @@ class Session(GameLoop):
         """Handle queued commands, controller events that arrive within ``timeout``, and due bot steps."""
         self._run_commands()
         wait = min(timeout, max(0.0, self._next_bot_due() - self.clock())) if self._bot_plan else timeout
+        events: list[ControllerEvent] = []
         if self.backend is not None:
             first = self.backend.get_event(wait)
             events = [] if first is None else [first, *self.backend.events(0)]
-            for event in events:
-                self._on_controller_event(event)
         elif wait > 0:
             time.sleep(wait)
-        self._run_bots()
+        self._handle(events)
         self._flush()
+
+    def _handle(self, events: list[ControllerEvent]) -> None:
+        """Handle ``events`` and the due bot steps, their actions committed in one transaction (one
+        flush to the disk however many players locked at once), then show what they changed.
+
+        If the store refuses that transaction (a full disk, a damaged file), none of those actions
+        is kept: the game goes back to what the store holds, as a restart would, and the table is
+        told why. Nothing of them was shown, so nobody saw a move the store does not hold."""
+        before = self._committed()
+        self._held = []
+        try:
+            with self.store.batch():
+                for event in events:
+                    self._on_controller_event(event)
+                self._run_bots()
+        except Exception as exc:
+            self._held = None
+            self._go_back(before, exc)
+            if not isinstance(exc, StoreError):
+                raise
+            return
+        held, self._held = self._held, None
+        if self._unwritten is not None and self.game is not None and len(self.game.history) > before.actions:
+            if self.notice == self._unwritten:
+                self.notice = ""   # the store takes actions again
+            self._unwritten = None
+        for effect in held:
+            effect()
+        self._refresh_leds()
+
+    def _show(self, effect: Callable[[], None]) -> None:
+        """Run ``effect`` (something a player sees or hears) now, or once the pass's actions are committed."""
+        if self._held is None:
+            effect()
+        else:
+            self._held.append(effect)
+
+    def _committed(self) -> _Committed:
+        game = self.game
+        return _Committed(len(game.history) if game is not None else 0, list(self.log), list(self._pending),
+                          self._seq, self.turns_resolved, self.status, self.notice)
+
+    def _go_back(self, before: _Committed, exc: Exception) -> None:
+        """The game as the store holds it after it refused a pass's actions (see :meth:`_handle`); the
+        announcements, as shown before that pass; a notice saying what happened and what to do."""
+        game = self.game
+        if game is None or self.game_id is None:
+            return
+        self._held = []   # the replay's turn listeners: those turns were heard already
+        try:
+            try:
+                self._reinstall(self.store.game(self.game_id))
+            except (StoreError, SessionError) as unread:
+                # The store cannot be read back either: it holds what it held when the pass began.
+                log.warning("game #%s: the event log could not be read back (%s); going back to the %d "
+                            "actions it held", self.game_id, unread, before.actions)
+                fresh = type(game)(type(game).OPTIONS.from_dict(game.options.to_dict()), seed=game.seed)
+                self._install(fresh, self._wheels(fresh), self.players, self.pieces)
+                for player, action in game.history[:before.actions]:
+                    self._apply_known(player, action)
+        finally:
+            self._held = None
+        assert self.game is not None
+        self.log, self._pending, self._seq = before.log, before.pending, before.seq
+        self.turns_resolved, self.notice = before.turns_resolved, before.notice
+        if before.status == "playing" and self.game.is_over():
+            self.status = "over"
+        else:
+            self.status = before.status
+        if isinstance(exc, StoreError):
+            log.error("game #%s: the event log refused a pass's actions: %s", self.game_id, exc)
+            self._note(N_("the event log could not be written, so nothing of the last presses was kept: the game "
+                          "is back at its {count} stored actions; press ready again once the disk is fixed "
+                          "({reason})"), "store-error", count=len(self.game.history), reason=str(exc))
+            self.notice = self._unwritten = self.log[-1]["message"]
+        self._after_change()
 
     def inputs_alive(self) -> bool:
         """Whether the controllers can still be read (the watchdog's condition)."""
@@ -371,7 +472,7 @@ class Session(GameLoop):
             return
         # Why a secret choice was refused narrows it down: that seat alone is told.
         if self.backend is not None:
-            self.backend.tell(status.controller_id, i18n.said(reason))
+            self._show(functools.partial(self.backend.tell, status.controller_id, i18n.said(reason)))
         hint = self.play.SECRET_REFUSAL_HINT if self.play is not None else ""
         self._note(N_("{controller} is not locked: its press was refused ({hint})"), "refused", data,
                    controller=label, hint=message(hint or N_("the reason is shown to that seat only")))
@@ -442,7 +543,7 @@ class Session(GameLoop):
             self._record(play.announce(said, self))
         if resolved:
             for listener in self.turn_listeners:
-                listener(self)
+                self._show(functools.partial(listener, self))
         return events
 
     def _after_change(self) -> None:
@@ -456,7 +557,9 @@ class Session(GameLoop):
     # ---- LEDs --------------------------------------------------------------------------------
 
     def _refresh_leds(self) -> None:
-        if self.backend is None:
+        """Set each LED to what its controller's status says; while a pass's actions are not yet
+        committed, once they are (a lock is never lit before it is stored)."""
+        if self.backend is None or self._held is not None:
             return
         for cid, status in self.controllers.items():
             if status.refused:

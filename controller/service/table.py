@@ -126,6 +126,12 @@ class TableSession(GameLoop):
         self.watchdog: Any = None
         #: Called with each announcement (dict) once it is stored; the terminal prints them.
         self.listeners: list[Callable[[dict[str, Any]], None]] = []
+        #: With a game's hand pages (:attr:`TablePlay.HAND_PAGES`): one hub per seat, carrying what
+        #: that seat alone may see (see :meth:`seat_state`); made again when a game of another number
+        #: of players is installed.
+        self.seat_hubs: dict[str, Hub] = {sid: Hub() for sid in self.seat_ids()} if self.hand_pages else {}
+        #: Called with the seats' ids each time they change (the web app's seat registry follows them).
+        self.seat_listeners: list[Callable[[list[str]], None]] = []
 
     # ---- starting ----------------------------------------------------------------------------
 
@@ -209,6 +215,20 @@ class TableSession(GameLoop):
         self.log = []
         self.calls = {}
         self.last_shot = None
+        self._reseat()
+
+    def _reseat(self) -> None:
+        """Give each seat of the game just installed its page's hub, a seat kept keeping its hub (and
+        the pages streaming from it), and tell the seat listeners: a tournament's pairing may seat
+        another number of players than the table started with."""
+        if not self.hand_pages:
+            return
+        ids = self.seat_ids()
+        if list(self.seat_hubs) == ids:
+            return
+        self.seat_hubs = {sid: self.seat_hubs.get(sid) or Hub() for sid in ids}
+        for listener in self.seat_listeners:
+            listener(ids)
 
     # ---- the loop ----------------------------------------------------------------------------
 
@@ -301,14 +321,30 @@ class TableSession(GameLoop):
             else:
                 self._store_question(result)
 
-    def _store_call(self, call: Call, before: Any) -> None:
-        """Commit the call's actions and the call, then announce it."""
+    def _public_call(self, call: Call, secret: Iterable[tuple[int, Any]] = ()) -> dict[str, Any]:
+        """The call as stored in the notes and shown, each action chosen in secret (``secret``, or of a
+        kind the game declares in :attr:`TablePlay.SECRET`) replaced by ``{"type": "secret"}``: the
+        page and the notes are everyone's, the actions' own log replays the game."""
+        data = self.play.call_json(call, self.engine)
+        secret = list(secret)
+        shown = data.get("actions")
+        if isinstance(shown, list) and len(shown) == len(call.actions):
+            for index, (player, action) in enumerate(call.actions):
+                encoded = self.engine.encode_action(action)
+                kind = encoded.get("type") if isinstance(encoded, dict) else None
+                if (player, action) in secret or kind in self.play.SECRET:
+                    shown[index] = [player, {"type": "secret"}]
+        return data
+
+    def _store_call(self, call: Call, before: Any, secret: Iterable[tuple[int, Any]] = ()) -> None:
+        """Commit the call's actions and the call, then announce it; ``secret``: the actions a player
+        chose on their own page, never shown."""
         game = self.game
         assert game is not None and self.game_id is not None
         stored = self._stored_count()
         history = game.history
         new = [(p, game.encode_action(a)) for p, a in history[stored:]]
-        data = self.play.call_json(call, self.engine)
+        data = self._public_call(call, secret)
         self._write(self.store.record, self.game_id, stored, new, "call", data)
         self.calls[call.call_id] = {**data, "kind": "call", "actions": len(history)}
         shot = self.play.shot(call, before, game)
@@ -464,7 +500,7 @@ class TableSession(GameLoop):
             keep = 0
             while keep < min(len(stored), len(encoded)) and [stored[keep][0], stored[keep][1]] == list(encoded[keep]):
                 keep += 1
-            data = self.play.call_json(call, self.engine)
+            data = self._public_call(call)
             data["overruled"] = {"call_id": call_id, "decision": decision}
             self._write(self.store.record, game_id, keep, encoded[keep:], "overrule", data, keep=keep)
             self.calls[call.call_id] = {**data, "kind": "call", "actions": len(game.history)}
@@ -482,9 +518,11 @@ class TableSession(GameLoop):
 
         return self._decide(decide)
 
-    def player_action(self, player: int, action: Any) -> Call:
+    def player_action(self, player: int, action: Any, secret: bool = False) -> Call:
         """A choice a player makes at the table (a power, a wake, the end of a turn): checked by the
-        engine, stored, then shown."""
+        engine, stored, then shown; ``secret``: made on the player's own page, so the action itself is
+        never shown. What the referee held back waiting for it is judged then
+        (``referee.after_choice()``, for a referee that has it)."""
         referee = self._playing()
 
         def decide() -> Call:
@@ -493,7 +531,10 @@ class TableSession(GameLoop):
                 call = referee.player_action(player, action)
             except RuleError as exc:
                 raise ValueError(f"the rules refuse it: {exc.reason}") from None
-            self._store_call(call, before)
+            self._store_call(call, before, [(player, action)] if secret else ())
+            held = getattr(referee, "after_choice", None)
+            if callable(held):
+                self._handle(held(), self._positions())
             return call
 
         return self._decide(decide)
@@ -522,6 +563,74 @@ class TableSession(GameLoop):
         self.status = "aborted"
         self._announce("service", message(N_("game #{number} aborted"), number=self.game_id))
         return {"aborted": self.game_id}
+
+    # ---- each player's own page (a game's hand pages) -------------------------------------------
+
+    @property
+    def hand_pages(self) -> bool:
+        """Whether each player has a page of their own for a hidden hand (``/hand/N``)."""
+        return bool(self.play.HAND_PAGES)
+
+    def seat_ids(self) -> list[str]:
+        """The seats' ids in their pages' addresses: ``"1"`` to ``"N"``, one for each seat of the game
+        being refereed (before one is, of the players set up)."""
+        game = self.game
+        count = game.num_players if game is not None else len(self.setup.players)
+        return [str(seat + 1) for seat in range(count)]
+
+    def seat_of(self, seat_id: str) -> int:
+        if seat_id not in self.seat_ids():
+            raise LookupError(seat_id)
+        return self.seat_ids().index(seat_id)
+
+    def bot_held(self, seat_id: str) -> bool:
+        """No bot plays at a table: every seat's page may be joined."""
+        return False
+
+    def _secret_actions(self, seat: int) -> list[Any]:
+        game = self.game
+        if game is None or self.status != "playing" or game.is_over() or seat not in game.current_players():
+            return []
+        return list(self.play.secret_choices(game, seat))[:MAX_CHOICES]
+
+    def seat_state(self, seat_id: str) -> dict[str, Any]:
+        """What the page of seat ``seat_id`` alone may see, and the choices it alone may make."""
+        seat = self.seat_of(seat_id)
+        game = self.game
+        out: dict[str, Any] = {"id": seat_id, "seat": seat, "name": self.seat_name(seat), "bot": False}
+        if game is None:
+            return {**out, "view": None, "choices": [], "step": 0, "waiting": False, "told": []}
+        describe = getattr(game, "describe_message", None)
+        choices = [{"index": i, "words": describe(a) if callable(describe) else message(game.describe_action(a))}
+                   for i, a in enumerate(self._secret_actions(seat))]
+        return {**out, "view": self.play.private(game, seat), "choices": choices, "step": len(game.history),
+                "waiting": bool(choices), "told": []}
+
+    def _cmd_choose(self, payload: dict[str, Any]) -> dict[str, Any]:
+        """A choice made on a seat's own page: ``{"seat", "index", "step"}``; checked, stored, shown."""
+        seat, index, step = payload.get("seat"), payload.get("index"), payload.get("step")
+        if type(seat) is not int or type(index) is not int or (step is not None and type(step) is not int):
+            raise ValueError('send {"index": the number of a choice, "step": the "step" it was offered at}')
+        game = self._playing().game
+        if step is not None and step != len(game.history):
+            raise ValueError("the game has moved on since this list was shown: choose again")
+        actions = self._secret_actions(seat)
+        if not 0 <= index < len(actions):
+            raise ValueError("that choice is no longer offered: choose again from the list")
+        call = self.player_action(seat, actions[index], secret=True)
+        return {"call_id": call.call_id, "actions": len(self.game.history)}
+
+    def publish(self) -> dict[str, Any]:
+        """The public state to everyone, then to each seat's own page what changed of its own."""
+        published = super().publish()
+        ids = self.seat_ids()
+        for sid, hub in list(self.seat_hubs.items()):
+            if sid not in ids:
+                continue
+            seat = self.seat_state(sid)
+            if hub.latest is None or hub.latest["seat"] != seat:
+                hub.publish({"type": "seat", "seat": seat})
+        return published
 
     # ---- what the table shows ----------------------------------------------------------------
 

@@ -10,6 +10,10 @@ feeds it frames:
   of images);
 * a game's demo table (its ``demo``, see :mod:`controller.games`): frames rendered from a seeded
   game that bots play on a simulated table.
+
+A table of a tournament (``config.tournament``, see :mod:`controller.tournament.table`) starts no
+game by itself: it joins the tournament, shows the pairing it is given, and each game the referee
+starts from the dashboard (*New game*) is handed to the driver, game after game, until it is stopped.
 """
 
 from __future__ import annotations
@@ -35,13 +39,40 @@ from controller.service.runner import (
     under_systemd,
 )
 from controller.service.session import SessionError
-from controller.service.store import StoreError
+from controller.service.store import StoredGame, StoreError
 from controller.service.table import TableSession, TableSetup
 from controller.service.watchdog import Watchdog
 from controller.vision.mat import MatLayout
 from controller.vision.pipeline import TableWatcher
 
 Driver = Callable[[TableSession], None]
+
+#: Seconds between looks at the dashboard's commands while a table waits for its next game.
+IDLE_STEP = 0.1
+
+
+class TournamentTable(TableSession):
+    """A table that plays game after game (a table of a tournament): the referee starts each game of
+    the table's set-up from the dashboard (*New game*), and a notice (the pairing) is shown until then."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        #: What the table says while no game is played (a message), shown on the dashboard.
+        self.notice: Any = ""
+
+    def public_state(self) -> dict[str, Any]:
+        return {**super().public_state(), "notice": self.notice, "can_start": True}
+
+    def _cmd_start(self, payload: dict[str, Any]) -> dict[str, Any]:
+        unknown = sorted(set(payload) - {"replace"})
+        if unknown:
+            raise ValueError(f"unknown field(s) {', '.join(unknown)}; known: replace")
+        game = self.game
+        if game is not None and self.status == "playing" and not game.is_over() and not payload.get("replace"):
+            raise SessionError(f'game #{self.game_id} is still being played; abort it first or send "replace": true')
+        self.start_new()
+        self.notice = ""
+        return {"started": self.game_id}
 
 
 @dataclasses.dataclass
@@ -87,30 +118,55 @@ def open_camera(layout_name: str, spec: GameSpec | None = None) -> tuple[MatLayo
     return layout, TableWatcher(FrameAnalyser(layout, profile, faces=faces))
 
 
-def camera_driver(spec: str, fps: float | None = None) -> Driver:
-    """Feed the session from camera source ``spec`` (see ``controller.vision.sources``).
+class CameraDriver:
+    """Feeds the session from a camera source until its game is over or the frames end; called again
+    for the next game (a table of a tournament plays several), it goes on from the next frame.
 
     A live camera is timed by the clock; a video file or a folder of images by its frame rate
     (``fps``, default 15), so that a recording is judged as it was filmed, not as fast as it reads."""
-    from controller.vision.sources import SourceError, open_source
 
-    try:
-        source = open_source(spec)
-    except SourceError as exc:
-        raise ServiceError(f"cannot open the camera source {spec!r}: {exc}") from None
-    recorded = Path(str(spec)).expanduser().exists()
-    step = 1.0 / (fps or 15.0)
+    def __init__(self, spec: str, fps: float | None = None) -> None:
+        from controller.vision.sources import SourceError, open_source
 
-    def drive(session: TableSession) -> None:
+        self.spec = spec
+        try:
+            self.source = open_source(spec)
+        except SourceError as exc:
+            raise ServiceError(f"cannot open the camera source {spec!r}: {exc}") from None
+        recorded = Path(str(spec)).expanduser().exists()
+        step = 1.0 / (fps or 15.0)
         ticks = iter(range(1 << 62))
-        clock = (lambda: next(ticks) * step) if recorded else time.monotonic
-        with source:
-            try:
-                session.run(iter(source), clock=clock)
-            except SourceError as exc:
-                raise ServiceError(f"the camera source {spec!r} failed: {exc}") from None
+        self.clock: Callable[[], float] = (lambda: next(ticks) * step) if recorded else time.monotonic
+        self._frames: Any = None
+        self._closed = False
 
-    return drive
+    def __call__(self, session: TableSession) -> None:
+        from controller.vision.sources import SourceError
+
+        if self._frames is None:
+            self._frames = iter(self.source)
+        try:
+            session.run(self._frames, clock=self.clock)
+        except SourceError as exc:
+            raise ServiceError(f"the camera source {self.spec!r} failed: {exc}") from None
+
+    def close(self) -> None:
+        """Release the camera or the file; idempotent."""
+        if not self._closed:
+            self._closed = True
+            self.source.close()
+
+
+def _close(driver: Driver) -> None:
+    """Release what a driver holds (a camera), if it holds anything."""
+    close = getattr(driver, "close", None)
+    if close is not None:
+        close()
+
+
+def camera_driver(spec: str, fps: float | None = None) -> Driver:
+    """Feed the session from camera source ``spec`` (see ``controller.vision.sources`` and :class:`CameraDriver`)."""
+    return CameraDriver(spec, fps)
 
 
 def run_table_service(config: ServiceConfig, setup: TableSetup, layout: MatLayout, watcher: TableWatcher,
@@ -120,16 +176,23 @@ def run_table_service(config: ServiceConfig, setup: TableSetup, layout: MatLayou
     store = open_store(config)
     server = None
     voice = None
+    link = None
+    tournament = bool(config.tournament)
     try:
         hub = Hub()
         try:
-            session = TableSession(setup, store, layout, watcher, hub)
-            stored = (matching_unfinished(store, setup.game, setup.options, setup.seed)
-                      if run.start == "resume" else None)
+            session = (TournamentTable if tournament else TableSession)(setup, store, layout, watcher, hub)
+            stored: StoredGame | None
+            if tournament:  # the game left unfinished, else none until the referee starts the pairing's
+                stored = store.unfinished()
+                stored = stored if stored is not None and stored.game == setup.game else None
+            else:
+                stored = (matching_unfinished(store, setup.game, setup.options, setup.seed)
+                          if run.start == "resume" else None)
             if stored is not None:
                 session.resume(stored)
                 print(f"Resuming game #{stored.id} after {stored.actions} stored actions.", file=out)
-            else:
+            elif not tournament:
                 session.start_new()
         except (SessionError, StoreError) as exc:
             raise ServiceError(str(exc)) from None
@@ -143,28 +206,36 @@ def run_table_service(config: ServiceConfig, setup: TableSetup, layout: MatLayou
         from controller.voice import attach
 
         voice = attach(session, hub, config.voice, out)  # from here on, when asked, the calls are spoken
+        if tournament:  # its status, pairings and results go through the tournament's broker
+            from controller.tournament.table import join
+
+            try:
+                link = join(session, config, out)
+            except ValueError as exc:
+                raise ServiceError(str(exc)) from None
         if config.web:
             server, token = serve_dashboard(session, hub, config, run.token, run.port_fallback)
             print(f"Table page: {server.url}", file=out)
             announce_token(token, server, config, out, "answer, overrule")
             if not under_systemd():
                 print(f"With the token in the address: {server.url}?token={token}", file=out)
+            if session.hand_pages:      # each player's own page, for a hand the table must not show
+                from controller.service.runner import print_join_codes
+
+                print_join_codes(server, config, out)
         print(f"Event log: {config.db_path()}", file=out, flush=True)
         watchdog = Watchdog(session.inputs_alive)
         session.watchdog = watchdog
-        watchdog.ready(f"refereeing game #{session.game_id}")
+        watchdog.ready(f"refereeing game #{session.game_id}" if session.game_id else "waiting for a game")
         with _signals(session):
-            driver(session)
-            session.step()
-            game = session.game
-            if game is not None and game.is_over():
-                winners = spoken_list([session.seat_name(w) for w in game.winners()]) or "nobody"
-                print(f"Game #{session.game_id} is over after {session.play.turn(game)} turns. Winner: {winners}.",
-                      file=out, flush=True)
-            elif game is not None:
-                print(f"Stopped at turn {session.play.turn(game)}; game #{session.game_id} is saved and resumes on the "
-                      "next start.", file=out, flush=True)
-            if run.keep_serving and server is not None and not session.stopping:
+            if tournament:
+                serve_games(session, driver, out)
+            else:
+                driver(session)
+                _close(driver)   # the camera is not held while the page stays up
+                session.step()
+                report(session, out)
+            if ((run.keep_serving and server is not None) or tournament) and not session.stopping:
                 print("The table page stays up; press Ctrl-C to stop.", file=out, flush=True)
                 while not session.stopping:
                     session.step()
@@ -172,9 +243,41 @@ def run_table_service(config: ServiceConfig, setup: TableSetup, layout: MatLayou
         watchdog.stopping()
         return session
     finally:
+        if link is not None:
+            link.close()
+        _close(driver)
         if voice is not None:
             voice.close(finish=0.0 if session.stopping else 30.0)  # the last calls (the winner) are heard
         if server is not None:
             server.stop()
         store.close()
+
+
+def report(session: TableSession, out: TextIO) -> None:
+    """How the game stands once the driver has finished with it: over (and who won), or saved."""
+    game = session.game
+    if game is not None and game.is_over():
+        winners = spoken_list([session.seat_name(w) for w in game.winners()]) or "nobody"
+        print(f"Game #{session.game_id} is over after {session.play.turn(game)} turns. Winner: {winners}.",
+              file=out, flush=True)
+    elif game is not None:
+        print(f"Stopped at turn {session.play.turn(game)}; game #{session.game_id} is saved and resumes on the "
+              "next start.", file=out, flush=True)
+
+
+def serve_games(session: TableSession, driver: Driver, out: TextIO) -> None:
+    """A table of a tournament: each game the referee starts goes to the driver; between games the
+    table waits, its dashboard's commands handled. Returns when stopped, or when the driver leaves a
+    game unfinished (its frames ended): the table then only serves its page and its link."""
+    while not session.stopping:
+        game = session.game
+        if game is None or session.status != "playing" or game.is_over():
+            session.step()
+            time.sleep(IDLE_STEP)
+            continue
+        driver(session)
+        session.step()
+        report(session, out)
+        if session.game is game and session.status == "playing" and not game.is_over():
+            return
 

@@ -150,12 +150,10 @@ def _add_page(parser: argparse.ArgumentParser, default_port: int = 8090) -> None
 
 
 def table_settings(base: dict[str, Any], url: str | None, table: int | None, mode: str) -> dict[str, Any]:
-    """The ``[tournament]`` settings of a table, the command line's over the file's, checked."""
+    """The ``[tournament]`` settings of a table, the command line's over the file's, checked (a table
+    plays in a tournament however its game is played: ``mode`` is the wheels, phones or the camera)."""
     from controller.tournament.settings import SettingsError, TableSettings
 
-    if mode == "camera":
-        raise CommandError(_("a game refereed by the table camera cannot join a tournament yet: play it on the "
-                             "wheels or on phones, or leave out --tournament"))
     settings = dict(base)
     if url is not None:
         settings["url"] = url

@@ -197,6 +197,23 @@ class Organiser:
         changed = self.tournament.table_status(table, status)
         return changed or status.get("score") != before
 
+    # ---- the organiser's changes by hand (the standings page's requests, in this thread) ---------
+
+    def record_by_hand(self, number: int, board_no: int, scores: list[float], winners: list[int] | None) -> Board:
+        """Record a pairing's result by hand; its table, should it come back, holds it no longer."""
+        board = self.tournament.record_by_hand(number, board_no, scores, winners)
+        self._withdraw_done(board.table)
+        log.info("round %s, pairing %s recorded by hand", number, board_no)
+        return board
+
+    def move(self, number: int, board_no: int, table: int) -> Board:
+        """Have an online, free table play a pairing instead of its own (which is told so)."""
+        self.tournament.check_move(number, board_no, table)
+        board = self.tournament.move(number, board_no, table)
+        self._publish_pairings()
+        log.info("round %s, pairing %s moved to table %s", number, board_no, table)
+        return board
+
     # ---- publishing ---------------------------------------------------------------------------
 
     def _publish(self, topic: str, data: Any, retain: bool = False) -> None:

@@ -7,11 +7,14 @@ Routes (``T`` needs the organiser's token, as the dashboard's referee requests d
 ``GET  /api/state``          the tournament's state (:meth:`Tournament.state`)
 ``GET  /api/events``         server-sent events: one ``standings`` message per change
 ``POST /api/result``     T   a result by hand: ``{"round": 2, "board": 3, "scores": [1, 0]}``
-``POST /api/move``       T   play a pairing at another table: ``{"round": 2, "board": 3, "table": 5}``
+``POST /api/move``       T   play a pairing at another table, online and free: ``{"round": 2, "board": 3, "table": 5}``
 ==========================  ===================================================================
 
-The page is served behind the dashboard's guard (host names, cross-site requests, the token's
-cookie, security headers) and shares its translation script.
+The page's *Referee* panel sends those two requests, for a pairing whose table is offline or never
+came back. A refusal (no token, a wrong one, an unknown pairing, one that has its result, a table
+that is not online) changes nothing and says why: ``{"error": ..., "message": ...}``, the message
+said in the reader's language. The page is served behind the dashboard's guard (host names,
+cross-site requests, the token's cookie, security headers) and shares its translation script.
 """
 
 from __future__ import annotations
@@ -29,13 +32,23 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from controller import i18n
+from controller.i18n import N_, message
 from controller.service.auth import bearer, token_matches
 from controller.service.web.guard import REFEREE_COOKIE, Failures, Guard, machine_hosts
 from controller.service.web.sse import error, stream
 from controller.tournament.organiser import Organiser
+from controller.tournament.store import TournamentError, UnknownPairing
 
 STATIC = Path(__file__).with_name("static")
 SHARED_STATIC = Path(__file__).parents[1] / "service" / "web" / "static"
+
+
+class Wrong(ValueError):
+    """A request the page cannot read (HTTP 400); ``words`` says it in the reader's language."""
+
+    def __init__(self, msgid: str, **args: Any) -> None:
+        super().__init__(i18n.say(msgid, i18n.SOURCE_LANGUAGE, **args))
+        self.words = message(msgid, **args)
 
 
 def create_app(organiser: Organiser, token: str, hosts: set[str] | None = None, timeout: float = 10.0) -> Starlette:
@@ -67,16 +80,20 @@ def create_app(organiser: Organiser, token: str, hosts: set[str] | None = None, 
         return JSONResponse({"lang": lang, "default": i18n.language(), "languages": dict(i18n.LANGUAGE_NAMES),
                              "catalogue": i18n.browser_catalogue(lang)}, headers={"Cache-Control": "no-cache"})
 
+    def refused(status: int, msgid: str, **args: Any) -> Response:
+        return error(status, i18n.say(msgid, i18n.SOURCE_LANGUAGE, **args), message(msgid, **args))
+
     def denied(request: Request) -> Response | None:
         client = request.client.host if request.client else "?"
         if failures.blocked(client):
-            return error(429, "too many wrong tokens from this device; wait a minute")
+            return refused(429, N_("too many wrong tokens from this device; wait a minute"))
         given = bearer(request.headers.get("authorization")) or request.cookies.get(REFEREE_COOKIE)
         if given is None:
-            return error(401, "this needs the organiser's token, printed when `bitbox tournament run` started")
+            return refused(401, N_("this needs the organiser's token, printed when `bitbox tournament run` started: "
+                                   "type it in the Referee panel"))
         if not token_matches(token, given):
             failures.failed(client)
-            return error(403, "wrong token; use the one printed when `bitbox tournament run` started")
+            return refused(403, N_("wrong token; use the one printed when `bitbox tournament run` started"))
         return None
 
     async def body(request: Request) -> dict[str, Any] | Response:
@@ -91,7 +108,13 @@ def create_app(organiser: Organiser, token: str, hosts: set[str] | None = None, 
         try:
             result = await asyncio.wait_for(asyncio.wrap_future(organiser.command(fn)), timeout)
         except asyncio.TimeoutError:
-            return error(503, f"the organiser did not answer within {timeout:.0f} s")
+            return refused(503, N_("the organiser did not answer within {seconds} s"), seconds=round(timeout))
+        except UnknownPairing as exc:
+            return error(404, str(exc), exc.words)
+        except TournamentError as exc:
+            return error(409, str(exc), exc.words)
+        except Wrong as exc:
+            return error(400, str(exc), exc.words)
         except (ValueError, LookupError) as exc:
             return error(400, str(exc))
         except Exception as exc:  # noqa: BLE001 - the tournament's refusals are the organiser's to read
@@ -101,7 +124,7 @@ def create_app(organiser: Organiser, token: str, hosts: set[str] | None = None, 
     def whole(data: dict[str, Any], key: str) -> int:
         value = data.get(key)
         if type(value) is not int:
-            raise ValueError(f'"{key}" must be a whole number')
+            raise Wrong(N_('"{key}" must be a whole number'), key=key)
         return value
 
     async def result(request: Request) -> Response:
@@ -116,9 +139,11 @@ def create_app(organiser: Organiser, token: str, hosts: set[str] | None = None, 
             scores = data.get("scores")
             if not isinstance(scores, list) or not all(isinstance(s, (int, float)) and not isinstance(s, bool)
                                                        for s in scores):
-                raise ValueError('"scores" must be a list of numbers, one per seat')
+                raise Wrong(N_('"scores" must be a list of numbers, one per seat'))
             winners = data.get("winners")
-            board = organiser.tournament.record_by_hand(whole(data, "round"), whole(data, "board"), scores, winners)
+            if winners is not None and not isinstance(winners, list):
+                raise Wrong(N_('"winners" must be a list of seats, counted from 0'))
+            board = organiser.record_by_hand(whole(data, "round"), whole(data, "board"), scores, winners)
             return {"round": board.round, "board": board.board, "result": board.result.to_json()}  # type: ignore[union-attr]
 
         return await run(record)
@@ -132,7 +157,7 @@ def create_app(organiser: Organiser, token: str, hosts: set[str] | None = None, 
             return data
 
         def moved() -> dict[str, Any]:
-            board = organiser.tournament.move(whole(data, "round"), whole(data, "board"), whole(data, "table"))
+            board = organiser.move(whole(data, "round"), whole(data, "board"), whole(data, "table"))
             return {"round": board.round, "board": board.board, "table": board.table}
 
         return await run(moved)

@@ -24,11 +24,11 @@ from typing import Any
 
 from controller.engines import Game, SaveFileError
 from controller.games import GameSpec, UnknownGameError, game as game_spec
-from controller.i18n import N_, _
+from controller.i18n import N_
 from controller.tournament import pairing as formats
 from controller.tournament.results import GameResult, ResultError, result_of
 from controller.tournament.standings import Standing, standings
-from controller.tournament.store import Board, Settings, TournamentError, TournamentStore
+from controller.tournament.store import Board, Settings, TournamentError, TournamentStore, UnknownPairing, refusal
 from controller.tournament.topics import Topics, table_number
 
 log = logging.getLogger(__name__)
@@ -194,18 +194,46 @@ class Tournament:
             given.append(self.store.board(number, board.board))
         return [b for b in given if b is not None]
 
+    def undecided(self, number: int, board_no: int) -> Board:
+        """Pairing ``board_no`` of round ``number``, refused when there is none or it has its result."""
+        board = self.store.board(number, board_no)
+        if board is None:
+            raise refusal(N_("round {round} has no table {board}; `bitbox tournament status` lists the pairings"),
+                          UnknownPairing, round=number, board=board_no)
+        if board.done:
+            raise refusal(N_("round {round}, table {board} already has its result"), round=number, board=board_no)
+        return board
+
     def move(self, number: int, board_no: int, table: int | None) -> Board:
         """Have pairing ``board_no`` of round ``number`` played at ``table`` instead (a table that
         never came back); its old table's pairing is withdrawn."""
-        board = self.store.board(number, board_no)
-        if board is None:
-            raise TournamentError(_("round {round} has no table {board}; `bitbox tournament status` lists the "
-                                    "pairings").format(round=number, board=board_no))
-        if board.done:
-            raise TournamentError(_("round {round}, table {board} already has its result").format(
-                round=number, board=board_no))
+        self.undecided(number, board_no)
         self.store.assign(number, board_no, table)
         return self.store.board(number, board_no)  # type: ignore[return-value]
+
+    def check_move(self, number: int, board_no: int, table: int) -> None:
+        """Refuse to move a pairing of the running round to ``table`` unless that table is online,
+        plays this game, seats the pairing's players and holds no other pairing (the page's move;
+        ``bitbox tournament move`` may name a table not yet started)."""
+        board = self.undecided(number, board_no)
+        if number != self.store.current_round():
+            raise refusal(N_("round {round} is not the round being played"), round=number)
+        if table == board.table:
+            raise refusal(N_("round {round}, table {board} is already played at table {table}"), round=number,
+                          board=board_no, table=table)
+        free = self.free_tables()
+        status = self.tables.get(table)
+        if status is None or status.get("state") == "offline":
+            raise refusal(N_("table {table} is not online; tables online and free: {tables}"), table=table,
+                          tables=", ".join(map(str, free)) or "-")
+        if table not in free:
+            raise refusal(N_("table {table} is not free (it plays {game} or holds another pairing); tables online "
+                             "and free: {tables}"), table=table, game=str(status.get("game")),
+                          tables=", ".join(map(str, free)) or "-")
+        seats = status.get("seats")
+        if isinstance(seats, int) and seats < len(board.players):
+            raise refusal(N_("table {table} seats {seats} players, not {count}"), table=table, seats=seats,
+                          count=len(board.players))
 
     def pairing_message(self, board: Board) -> dict[str, Any]:
         """What table ``board.table`` is told to play."""
@@ -218,16 +246,14 @@ class Tournament:
 
     def record_by_hand(self, number: int, board_no: int, scores: list[float], winners: list[int] | None) -> Board:
         """The organiser records a pairing's result by hand (its table never came back)."""
-        board = self.store.board(number, board_no)
-        if board is None:
-            raise TournamentError(_("round {round} has no table {board}; `bitbox tournament status` lists the "
-                                    "pairings").format(round=number, board=board_no))
-        if board.done:
-            raise TournamentError(_("round {round}, table {board} already has its result").format(
-                round=number, board=board_no))
+        board = self.undecided(number, board_no)
         if len(scores) != len(board.players):
-            raise TournamentError(_("round {round}, table {board} has {count} players: give {count} scores, in seat "
-                                    "order").format(round=number, board=board_no, count=len(board.players)))
+            raise refusal(N_("round {round}, table {board} has {count} players: give {count} scores, in seat order"),
+                          round=number, board=board_no, count=len(board.players))
+        if not all(math.isfinite(s) for s in scores):
+            raise refusal(N_("the scores must be finite numbers"))
+        if winners is not None and not (winners and all(type(w) is int and 0 <= w < len(scores) for w in winners)):
+            raise refusal(N_("each winner must be one of the table's {count} seats"), count=len(scores))
         try:
             result = GameResult.from_scores(scores, winners)
         except (ResultError, ValueError) as exc:
@@ -345,6 +371,7 @@ class Tournament:
                          for b in boards],
             "byes": [names[p] for _r, p in self.store.byes(number)] if number else [],
             "tables": tables,
+            "free_tables": self.free_tables(),
             "results": [{"round": b.round, "board": b.board, "table": b.table, "recorded": b.recorded,
                          "finished_at": b.finished_at} for b in recent],
         }

@@ -22,6 +22,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from controller import i18n
 from controller.i18n import _
 from controller.tournament.pairing import Pairing
 from controller.tournament.results import GameResult
@@ -69,7 +70,22 @@ CREATE TABLE tables (table_no INTEGER PRIMARY KEY, status TEXT NOT NULL, seen RE
 
 
 class TournamentError(Exception):
-    """The tournament's file cannot be used, or a change to it is refused; the message says what to do."""
+    """The tournament's file cannot be used, or a change to it is refused; the message says what to do.
+
+    ``words``, when given, is the same message kept to be said in a reader's language (the page's)."""
+
+    def __init__(self, text: str, words: dict[str, Any] | None = None) -> None:
+        super().__init__(text)
+        self.words = words
+
+
+class UnknownPairing(TournamentError):
+    """A change names a pairing the tournament does not have."""
+
+
+def refusal(msgid: str, kind: type[TournamentError] = TournamentError, **args: Any) -> TournamentError:
+    """A refusal said now in the terminal's language and kept as a message for the page's reader."""
+    return kind(i18n.say(msgid, None, **args), i18n.message(msgid, **args))
 
 
 @dataclasses.dataclass(frozen=True)

@@ -21,6 +21,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import logging
+import shlex
 import sqlite3
 import threading
 import time
@@ -60,11 +61,11 @@ def link_path(db: Path) -> Path:
     return db.with_name(db.stem + "-tournament.db")
 
 
-def seat_words(spec: Any, options: dict[str, Any], names: list[str]) -> list[dict[str, Any]]:
+def seat_words(spec: Any, options: dict[str, Any], names: list[str], wheels: bool = True) -> list[dict[str, Any]]:
     """Each player with the colour of their seat's controller ("Alice red"), or their seat's number
-    for a game played without controllers."""
+    for a game played without controllers (``wheels`` false: on phones or under the camera)."""
     colours: list[str] = []
-    if spec.plays_on("wheels") and spec.wheels:
+    if wheels and spec.plays_on("wheels") and spec.wheels:
         try:
             rules = spec.load_wheels()(spec.load_engine()(options, seed=0), None)
             owners = {rules.owner(piece): rules.piece_name(piece) for piece in range(rules.pieces())}
@@ -80,6 +81,103 @@ def seat_words(spec: Any, options: dict[str, Any], names: list[str]) -> list[dic
     return words
 
 
+@dataclasses.dataclass(frozen=True)
+class Shown:
+    """What a published state says of the game at the table, as the link reads it."""
+
+    game_id: int | None
+    playing: bool
+    names: list[Any]
+    over: bool
+    scores: Any = None
+
+
+class ConsoleSeats:
+    """What the link asks of a loop set up by a :class:`~controller.service.config.ServiceConfig`
+    (the console's wheels, the phones): the next game's players and options go into its ``config``,
+    which its *New game* (``start``) command reads."""
+
+    camera = False
+
+    def __init__(self, session: Any, spec: Any) -> None:
+        self.session = session
+        self.spec = spec
+
+    @property
+    def game(self) -> str:
+        return str(self.session.config.game)
+
+    def seats(self) -> int:
+        config = self.session.config
+        return len(config.pieces) if config.pieces else int(self.spec.players[1])
+
+    def refusal(self, options: dict[str, Any]) -> str | None:
+        """Why this table cannot play a pairing with ``options`` (``None``: it can)."""
+        return None
+
+    def seat(self, names: list[str], options: dict[str, Any]) -> None:
+        """The next game: these players, these options (the loop's thread)."""
+        session = self.session
+        config = session.config
+        bots = [config.players[seat].bot if seat < len(config.players) else False for seat in range(len(names))]
+        pieces = list(config.pieces)
+        if pieces and self.spec.plays_on("wheels") and self.spec.wheels:
+            rules = self.spec.load_wheels()(self.spec.load_engine()(options, seed=0), None)
+            pieces = pieces[: rules.pieces()]
+        session.config = dataclasses.replace(config, options=options, pieces=pieces,
+                                             players=[PlayerConfig(n, b) for n, b in zip(names, bots)])
+
+    def shown(self, state: dict[str, Any]) -> Shown:
+        game = state.get("game") or {}
+        return Shown(game.get("id"), state.get("status") == "playing", [p.get("name") for p in state.get("players") or []],
+                     bool(game.get("over")), state.get("scores"))
+
+
+class CameraSeats(ConsoleSeats):
+    """What the link asks of a loop refereed by the table camera (a
+    :class:`~controller.service.table.TableSession`): the next game's players and options go into
+    its ``setup``, which its *New game* command reads; the way the camera plays the game
+    (``GameSpec.mode_options["camera"]``) must agree with the tournament's options."""
+
+    camera = True
+
+    @property
+    def game(self) -> str:
+        return str(self.session.setup.game)
+
+    def seats(self) -> int:
+        return int(self.spec.players[1])
+
+    def refusal(self, options: dict[str, Any]) -> str | None:
+        implied = self.spec.mode_options.get("camera", {})
+        wrong = {k: v for k, v in implied.items() if options.get(k) != v}
+        if not wrong:
+            return None
+        def given(key: str, value: Any) -> str:
+            return f"{key}={value if isinstance(value, str) else json.dumps(value, separators=(',', ':'))}"
+
+        wanted = " ".join(f"--option {shlex.quote(given(k, v))}" for k, v in implied.items())
+        return (f"the table camera plays {self.spec.name} with {', '.join(given(k, v) for k, v in implied.items())}, "
+                f"but the tournament plays {', '.join(given(k, options.get(k)) for k in wrong)}: make the "
+                f"tournament with `bitbox tournament new ... {wanted}`, or play this table without the camera")
+
+    def seat(self, names: list[str], options: dict[str, Any]) -> None:
+        setup = self.session.setup
+        self.session.setup = dataclasses.replace(setup, options=options, players=[PlayerConfig(n) for n in names])
+
+    def shown(self, state: dict[str, Any]) -> Shown:
+        game = self.session.game    # the listener runs in the loop's thread: the game is the loop's own
+        scores = list(game.scores()) if game is not None else None
+        return Shown(state.get("game_id"), state.get("status") == "playing",
+                     [p.get("name") for p in state.get("players") or []], bool(state.get("over")), scores)
+
+
+def seats_of(session: Any, spec: Any) -> ConsoleSeats:
+    """How the link talks to ``session``: a loop with a ``config`` (wheels, phones) or with a table
+    ``setup`` (the camera)."""
+    return ConsoleSeats(session, spec) if hasattr(session, "config") else CameraSeats(session, spec)
+
+
 class TableLink:
     """One table's end of a tournament (see the module's docstring)."""
 
@@ -90,7 +188,9 @@ class TableLink:
         self.name = settings.address.name
         self.topics = Topics(self.name)
         self.out = out
-        self.spec = game_spec(session.config.game)
+        self.spec = game_spec(session.config.game if hasattr(session, "config") else session.setup.game)
+        #: What the link asks of the loop (its kind: a console's or a camera's).
+        self.seats = seats_of(session, self.spec)
         self._db_lock = threading.Lock()
         self.db = sqlite3.connect(path, isolation_level=None, check_same_thread=False, timeout=10)
         self.db.execute("PRAGMA journal_mode=WAL")
@@ -110,6 +210,7 @@ class TableLink:
         self._resend_at = 0.0
         self._timer: threading.Timer | None = None
         self._closed = False
+        self._shown: Shown | None = None
         self.published = 0
         setattr(session, f"_cmd_{PAIRING_COMMAND}", self._apply_pairing)
 
@@ -140,6 +241,9 @@ class TableLink:
         if self.out is not None:
             print(_("Table {table} of the tournament {name} ({broker}).").format(
                 table=self.table, name=self.name, broker=self.settings.address.url), file=self.out, flush=True)
+        latest = self.session.hub.latest
+        if latest is not None:
+            self._shown = self.seats.shown(latest.get("state") or {})
         self.session.hub.add_listener(self._on_state)
         self._finish_stored()
         connect_async(self.client, self.settings.address)
@@ -225,9 +329,13 @@ class TableLink:
         if not ok:
             log.warning("table %s: refused a pairing that is not for this table: %.120r", self.table, data)
             return
-        if data.get("game") != self.session.config.game:
+        if data.get("game") != self.seats.game:
             log.error("table %s plays %s but the tournament plays %s: restart it with `bitbox play %s`", self.table,
-                      self.session.config.game, data.get("game"), data.get("game"))
+                      self.seats.game, data.get("game"), data.get("game"))
+            return
+        refused = self.seats.refusal(data["options"])
+        if refused is not None:
+            log.error("table %s refused the pairing of round %s: %s", self.table, data["round"], refused)
             return
         key = (self.name, data["round"], data["board"])
         with self._db_lock:
@@ -280,21 +388,14 @@ class TableLink:
     def _apply_pairing(self, data: dict[str, Any]) -> dict[str, Any]:
         """Seat the pairing's players for the next game and show the pairing (the loop's command)."""
         session = self.session
-        config = session.config
         names = [str(p.get("name", "")) for p in data["players"] if isinstance(p, dict)]
-        bots = [config.players[seat].bot if seat < len(config.players) else False for seat in range(len(names))]
         options = dict(data["options"])
-        pieces = list(config.pieces)
-        if pieces and self.spec.plays_on("wheels") and self.spec.wheels:
-            rules = self.spec.load_wheels()(self.spec.load_engine()(options, seed=0), None)
-            pieces = pieces[: rules.pieces()]
         with self._db_lock:
             self.db.execute("UPDATE pairings SET game_id = ? WHERE tournament = ? AND round = ? AND board = ? "
                             "AND state = 'received'", (-(session.game_id or 0), self.name, data["round"], data["board"]))
-        session.config = dataclasses.replace(config, options=options, pieces=pieces,
-                                             players=[PlayerConfig(n, b) for n, b in zip(names, bots)])
+        self.seats.seat(names, options)
         words = message(N_("Round {round}, table {table}: {players}"), round=data["round"], table=self.table,
-                        players=i18n.listing(seat_words(self.spec, options, names)))
+                        players=i18n.listing(seat_words(self.spec, options, names, wheels=not self.seats.camera)))
         session.notice = words
         session._record({"kind": "tournament", "text": i18n.said(words, i18n.SOURCE_LANGUAGE), "message": words,
                          "data": {"round": data["round"], "board": data["board"]}})
@@ -303,21 +404,21 @@ class TableLink:
 
     def _on_state(self, published: dict[str, Any]) -> None:
         """Each state the loop publishes: which game plays the pairing, its score, its end."""
-        state = published.get("state") or {}
-        game = state.get("game") or {}
+        shown = self._shown = self.seats.shown(published.get("state") or {})
         current = self.current()
-        if current is not None and game.get("id") is not None:
-            names = [p.get("name") for p in state.get("players") or []]
+        if current is not None and shown.game_id is not None:
             wanted = [p.get("name") for p in current["players"]]
-            after = -(current["game_id"] or 0)  # the game the table had when the pairing came
-            if current["state"] == "received" and state.get("status") == "playing" and names == wanted \
-                    and game["id"] > after:
-                self._set_pairing_state(current, "playing", game["id"])
-                current = {**current, "state": "playing", "game_id": game["id"]}
-            if current["state"] == "playing" and current["game_id"] == game.get("id") and game.get("over"):
-                self._finish(current, game["id"])
+            # A game begun after the one the table had when the pairing came (stored negated), or after the
+            # paired game itself when the referee aborted or replaced it: the pairing is played in it.
+            after = -(current["game_id"] or 0) if current["state"] == "received" else current["game_id"]
+            if current["state"] in ("received", "playing") and shown.playing and shown.names == wanted \
+                    and shown.game_id > after:
+                self._set_pairing_state(current, "playing", shown.game_id)
+                current = {**current, "state": "playing", "game_id": shown.game_id}
+            if current["state"] == "playing" and current["game_id"] == shown.game_id and shown.over:
+                self._finish(current, shown.game_id)
                 current = None
-        self._publish_status(state=state, current=current)
+        self._publish_status(shown=shown, current=current)
 
     def _set_pairing_state(self, current: dict[str, Any], state: str, game_id: int | None) -> None:
         with self._db_lock:
@@ -361,28 +462,25 @@ class TableLink:
     # ---- status ---------------------------------------------------------------------------------
 
     def _status_payload(self, state: str, extra: dict[str, Any] | None = None) -> bytes:
-        config = self.session.config
-        seats = len(config.pieces) if config.pieces else self.spec.players[1]
-        data = {"table": self.table, "tournament": self.name, "game": config.game, "seats": seats, "state": state,
-                "version": __version__, **(extra or {})}
+        data = {"table": self.table, "tournament": self.name, "game": self.seats.game, "seats": self.seats.seats(),
+                "state": state, "version": __version__, **(extra or {})}
         return json.dumps(data, sort_keys=True, separators=(",", ":")).encode()
 
-    def _publish_status(self, force: bool = False, state: dict[str, Any] | None = None,
+    def _publish_status(self, force: bool = False, shown: Shown | None = None,
                         current: dict[str, Any] | None = None) -> None:
         if not self.connected.is_set():
             return
-        if state is None:
-            state = (self.session.hub.latest or {}).get("state") or {}
+        if shown is None:
+            shown = self._shown or Shown(None, False, [], False)
             current = self.current()
-        game = state.get("game") or {}
-        playing = current is not None and current["state"] == "playing" and not game.get("over")
+        playing = current is not None and current["state"] == "playing" and not shown.over
         kind = "playing" if playing else "paired" if current is not None else "waiting"
         extra: dict[str, Any] = {}
         if current is not None:
             extra = {"round": current["round"], "board": current["board"],
                      "players": [p.get("name") for p in current["players"]]}
         if playing:
-            extra["score"] = state.get("scores")
+            extra["score"] = shown.scores
         key = (kind, json.dumps(extra, sort_keys=True))
         now = time.monotonic()
         if not force and key == self._last_status:

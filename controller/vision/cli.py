@@ -86,6 +86,17 @@ def _cmd_mat(args: argparse.Namespace) -> int:
     print("  " + _("{file}: {pages} page(s), {across} across x {down} down").format(
         file=printed.pdf, pages=printed.pages, across=printed.grid[0], down=printed.grid[1]))
     print("  " + _("{file}: whole mat at {dpi} dpi").format(file=printed.png, dpi=f"{args.dpi:g}"))
+    from controller.games import games
+
+    for spec in games():
+        sheets = spec.load_mat_sheets() if spec.mat == layout.name else None
+        if sheets is not None:
+            try:
+                path, pages = sheets(args.out, args.dpi)
+            except OSError as exc:
+                raise CommandError(_("could not write into {folder}: {reason}; give --out a folder you may write "
+                                     "to").format(folder=args.out, reason=exc)) from exc
+            print("  " + _("{file}: the pieces to cut out, {pages} page(s)").format(file=path, pages=pages))
     return 0
 
 

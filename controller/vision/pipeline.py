@@ -310,6 +310,8 @@ class FrameAnalyser:
         other region's, than the foreground's neighbourhoods reach (see :meth:`_regions`): the
         same foreground as the whole view's there."""
         boxes = [regions.boxes[label - 1] for label in which]
+        if not boxes:                     # what changed left the view as the empty mat (a hand gone)
+            return np.zeros(rect.shape[:2], np.uint8), None, []
         gap = 8
         width = max(1024, max(x1 - x0 for x0, _, x1, _ in boxes))
         places: list[tuple[int, int]] = [(0, 0)] * len(boxes)
@@ -1267,8 +1269,9 @@ def silhouette_angle(hull_px: np.ndarray, nadir_px: tuple[float, float] | None =
 class TableWatcher:
     """Watches a source: waits for stillness, analyses a still frame, keeps identities and stacks.
 
-    ``feed(frame, t)`` takes every preview frame and returns a :class:`TableSnapshot` once the scene has
-    been still for ``hold_s`` seconds (and then not again until something moves), else ``None``.
+    ``feed(frame, t)`` takes every preview frame and returns a :class:`TableSnapshot` once the stillness
+    detector calls the scene still (see :class:`~controller.vision.stillness.StillnessDetector`; and then
+    not again until something moves), else ``None``.
     """
 
     def __init__(self, analyser: FrameAnalyser, stillness: StillnessDetector | None = None,

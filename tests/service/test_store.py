@@ -182,3 +182,15 @@ def test_a_seed_sqlite_cannot_hold_is_refused(tmp_path):
         with pytest.raises(StoreError, match="seed"):
             store.new_game("pixoid", {}, 10**400, {})
         assert store.games() == []
+
+
+def test_the_page_cache_is_held_small_on_every_opening(tmp_path):
+    """SQLite's default page cache (2 MiB) would fill as the log grows: the log keeps its own, smaller,
+    each time it is opened (``bench/memory.py`` measures what that saves)."""
+    from controller.service.store import PAGE_CACHE_KIB
+
+    path = tmp_path / "log.db"
+    for _ in range(2):
+        with GameStore(path) as store:
+            assert store._conn.execute("PRAGMA cache_size").fetchone()[0] == -PAGE_CACHE_KIB
+    assert PAGE_CACHE_KIB < 2000

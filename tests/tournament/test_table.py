@@ -4,6 +4,7 @@ filled, the game starts when the referee taps start, and the organiser records i
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import re
@@ -96,3 +97,24 @@ def test_play_says_what_a_tournament_table_still_needs(capsys) -> None:
     assert "--table N" in capsys.readouterr().err
     assert main(["play", GAME, "--table", "2"]) == 2
     assert "--tournament mqtt://HOST/NAME" in capsys.readouterr().err
+
+
+def test_a_paired_game_the_referee_aborts_and_starts_again_is_the_one_reported(tmp_path: Path, broker, tables,
+                                                                                organisers) -> None:
+    """The referee taps start, aborts that game (a false start), taps start again: the pairing is played
+    in the new game, whose result the organiser records."""
+    address = BrokerAddress("127.0.0.1", broker.port, "cafe")
+    path = tmp_path / "cafe.db"
+    new_tournament(path, address, players=2, rounds=1)
+    table = tables.start(1, address.url, auto_start=False, bot_delay=60.0)   # bots that wait: the game stays open
+    organisers.append(OrganiserThread(path, address))
+    wait_for(lambda: table.link.current() is not None, what="the pairing")
+    table.session.command("start", {"replace": True}).result(10)
+    wait_for(lambda: table.link.current()["state"] == "playing", what="the paired game under way")
+    first = table.link.current()["game_id"]
+    table.session.command("abort").result(10)
+    table.session.config = dataclasses.replace(table.session.config, bot_delay=0.0, turn_pause=0.0)
+    second = table.session.command("start", {"replace": True}).result(10)["game_id"]
+    assert second > first
+    wait_for(lambda: recorded(path), 30, "the result of the game started again")
+    assert table.link._query("SELECT state, game_id FROM pairings") == [("done", second)]

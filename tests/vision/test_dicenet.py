@@ -212,3 +212,29 @@ def test_reader_weights_for_other_crops_are_refused(tmp_path):
     with pytest.raises(ValueError, match="3 planes.*retrain"):
         dicenet.load_reader(path)
     assert dicenet.load_reader(dicenet.READER_WEIGHTS).params["conv0.weight"].shape[1] == dicenet.READER_PLANES
+
+
+@pytest.mark.parametrize("k,stride,dilation", [(3, 1, 1), (3, 2, 1), (3, 1, 4)])
+def test_a_convolution_done_a_band_of_rows_at_a_time_is_the_plain_sum(monkeypatch, k, stride, dilation):
+    """The gathered neighbourhoods of a whole photo's layer are tens of megabytes: they are gathered
+    a band of output rows at a time (here a few rows, the bound made tiny), with the same result."""
+    monkeypatch.setattr(dicenet, "_COLUMNS", 3 * k * k * 13 * 2)      # two output rows a band
+    rng = np.random.default_rng(k + stride + dilation)
+    x = rng.normal(size=(3, 11, 13)).astype(np.float32)
+    weight = rng.normal(size=(4, 3, k, k)).astype(np.float32)
+    bias = rng.normal(size=4).astype(np.float32)
+    got = dicenet.conv2d(x, weight, bias, stride, dilation)
+    np.testing.assert_allclose(got, _reference_conv(x, weight, bias, stride, dilation), rtol=1e-4, atol=1e-4)
+
+
+def test_a_large_batch_is_read_in_parts_with_the_same_probabilities():
+    """The face reader sees each die eight ways: a photo of many dice is read a part of the batch at
+    a time, each input's probabilities as in one batch."""
+    from controller.vision import pipnet
+
+    reader = dicenet.default_reader()
+    x = np.random.default_rng(2).normal(size=(pipnet.BATCH * 2 + 5, 6, 48, 48)).astype(np.float32)
+    parts = reader.probabilities(x)
+    assert parts.shape == (len(x), 7)
+    one = np.stack([reader.probabilities(v) for v in x[:: pipnet.BATCH // 2]])
+    np.testing.assert_allclose(parts[:: pipnet.BATCH // 2], one, rtol=1e-5, atol=1e-6)

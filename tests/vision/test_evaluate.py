@@ -151,3 +151,21 @@ def test_help_describes_the_layouts(capsys):
         parser().parse_args(["vision", "evaluate", "--help"])
     text = capsys.readouterr().out
     assert "--show-errors" in text and "class = pips - 1" in text
+
+
+def test_one_job_reads_on_one_thread_and_gives_the_threads_back(tmp_path, monkeypatch):
+    """``--jobs 1`` reads in this process, with OpenCV and numpy's BLAS on one thread as in each
+    worker; the caller's threads are as they were afterwards."""
+    write_photo(tmp_path, "a", [(120, 120, 3, 10)])
+    seen = []
+    real = ev.evaluate_sample
+
+    def spy(sample):
+        seen.append(_threads_here(0))
+        return real(sample)
+
+    monkeypatch.setattr(ev, "evaluate_sample", spy)
+    before = _threads_here(0)
+    ev.evaluate(ev.collect(tmp_path), jobs=1)
+    assert seen == [(1, 1)]
+    assert _threads_here(0) == before

@@ -381,3 +381,84 @@ def test_column_medians_are_numpys_medians() -> None:
     for n in (1, 2, 7, 8, 301, 302):
         rows = rng.integers(0, 256, (n, 3)).astype(np.uint8)
         assert np.array_equal(_column_medians(rows), np.median(rows, axis=0))
+
+
+def _moved(scene: Scene, indices: tuple[int, ...], seed: int) -> Scene:
+    """``scene`` with the dice ``indices`` slid 40 mm and turned, and fresh sensor noise."""
+    dice = list(scene.dice)
+    for i in indices:
+        dice[i] = dataclasses.replace(dice[i], x_mm=dice[i].x_mm + 40, angle_deg=dice[i].angle_deg + 25)
+    return dataclasses.replace(scene, dice=tuple(dice), seed=seed)
+
+
+def _counting(analyser: FrameAnalyser) -> dict[str, int]:
+    """Count how many regions the analyser measures and how many faces it reads from now on."""
+    calls = {"regions": 0, "faces": 0}
+    measure, finish = analyser._dice_in_region, analyser._finish
+
+    def counted_measure(*args, **kwargs):
+        calls["regions"] += 1
+        return measure(*args, **kwargs)
+
+    def counted_finish(frame, dice):
+        calls["faces"] += sum(d.face.confidence < 0 for d in dice)      # not read yet
+        return finish(frame, dice)
+
+    analyser._dice_in_region = counted_measure
+    analyser._finish = counted_finish
+    return calls
+
+
+def test_dice_that_did_not_move_since_the_last_still_frame_are_not_searched_again() -> None:
+    """The next still frame of a table nobody touched (new sensor noise only): the dice of the last
+    one stand, none measured or read again, and the snapshot reports nothing moved."""
+    analyser, cam = analyser_for("puxes", 8.0)
+    scene = random_scene(layout("puxes"), 30, seed=23, temples=True, camera=cam)
+    watcher = TableWatcher(analyser)
+    first = watcher.snapshot(render(scene).image, 0.0)
+    calls = _counting(analyser)
+    second = watcher.snapshot(render(dataclasses.replace(scene, seed=scene.seed + 1)).image, 1.0)
+    assert watcher.last_analysis.unchanged
+    assert calls == {"regions": 0, "faces": 0}
+    assert second.moved == ()
+    assert [(d.die_id, d.x_mm, d.y_mm, d.face, d.level) for d in second.dice] == \
+        [(d.die_id, d.x_mm, d.y_mm, d.face, d.level) for d in first.dice]
+
+
+def test_after_a_turn_only_what_changed_is_searched_and_read_again() -> None:
+    """Two of many dice moved: the regions where the view changed are measured again (a few), the
+    moved dice read again, and the snapshot is what a fresh look at the same frame gives."""
+    analyser, cam = analyser_for("puxes", 8.0)
+    lay = layout("puxes")
+    scene = random_scene(lay, 24, seed=29, temples=True, camera=cam)
+    after = render(_moved(scene, (-1, -2), scene.seed + 1))
+    watcher = TableWatcher(analyser)
+    watcher.snapshot(render(scene).image, 0.0)
+    calls = _counting(analyser)
+    snap = watcher.snapshot(after.image, 1.0)
+    assert not watcher.last_analysis.unchanged
+    assert 2 <= calls["regions"] <= 6 and 2 <= calls["faces"] <= 4
+    assert len(snap.moved) == 2
+    fresh, _ = analyser_for("puxes", 8.0)
+    whole = fresh.analyse(after.image).dice
+    assert len(whole) == len(watcher.last_analysis.dice) == 26
+    pairs = match(watcher.last_analysis.dice, whole, 3.0)
+    assert len(pairs) == len(whole)
+    assert all(a.face.pips == b.face.pips and a.level == b.level for a, b, _ in pairs)
+    assert rms([d for _, _, d in pairs]) < 0.5
+    truth = match(watcher.last_analysis.dice, list(after.truth))
+    assert len(truth) == 26 and all(f.face.pips == t.top for f, t, _ in truth)
+
+
+def test_a_hand_over_dice_that_did_not_move_is_seen_and_the_dice_come_back() -> None:
+    """A still frame with a hand over the table after one without: the hand is an occlusion (that
+    region changed); once it has gone, the dice are the same dice as before."""
+    analyser, cam = analyser_for("puxes", 0.0)
+    scene = random_scene(layout("puxes"), 12, seed=31, camera=cam)
+    watcher = TableWatcher(analyser)
+    first = watcher.snapshot(render(scene).image, 0.0)
+    covered = watcher.snapshot(render(dataclasses.replace(scene, hands=(Hand(300, 300),), seed=2)).image, 1.0)
+    assert covered.occlusions and not covered.still
+    back = watcher.snapshot(render(dataclasses.replace(scene, seed=3)).image, 2.0)
+    assert back.still and back.moved == ()
+    assert sorted(d.die_id for d in back.dice) == sorted(d.die_id for d in first.dice)

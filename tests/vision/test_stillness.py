@@ -4,6 +4,7 @@ from __future__ import annotations
 
 
 import cv2
+import pytest
 import numpy as np
 from table_scenes import layout, profile_for
 
@@ -162,3 +163,106 @@ def test_a_knocked_camera_is_told_to_the_players_once() -> None:
     notices = watcher.take_notices()
     assert len(notices) == 1 and "markers moved by 4.0 px" in notices[0] and "calibrate the mat again" in notices[0]
     assert watcher.take_notices() == []
+
+
+def sliding_die(speed_mm: float, frames: int, still_after: int, seed: int) -> list[np.ndarray]:
+    """Three dice at rest while a fourth slides on slowly, ``speed_mm`` a frame, then stops too."""
+    resting = (Die(120, 120, 5), Die(250, 200, 2), Die(330, 90, 6))
+    out = []
+    for i in range(frames + still_after):
+        x = 180 + speed_mm * min(i, frames)
+        out.append(render(scene_with((*resting, Die(x, 260, 4, 20.0)), seed + i)).image)
+    return out
+
+
+def test_one_die_sliding_slowly_keeps_the_table_moving() -> None:
+    """A die sliding half a millimetre a frame changes the mean of the view by less than the noise
+    does; the region it crosses changes all the same, and the table is still only once it stops."""
+    frames = sliding_die(0.5, 14, 8, 300)
+    det = StillnessDetector(hold_frames=3)
+    states = [det.update(f, i / 30) for i, f in enumerate(frames)]
+    assert MotionState.STILL not in states[:14]
+    assert MotionState.STILL in states[14:]
+
+
+def test_a_die_creeping_below_the_noise_adds_up_against_the_first_quiet_frame() -> None:
+    """At a fifth of a millimetre a frame no two frames differ by more than the noise near the die;
+    against the first quiet frame the creep adds up, so it is caught before the hold ends."""
+    frames = sliding_die(0.2, 16, 0, 400)
+    det = StillnessDetector(hold_frames=6)
+    states = [det.update(f, i / 30) for i, f in enumerate(frames)]
+    assert MotionState.STILL not in states
+
+
+def shaken(frame: np.ndarray, dx: float, dy: float) -> np.ndarray:
+    return cv2.warpAffine(frame, np.float32([[1, 0, dx], [0, 1, dy]]), (frame.shape[1], frame.shape[0]),
+                          borderMode=cv2.BORDER_REPLICATE)
+
+
+def test_a_slight_lasting_shake_does_not_keep_the_table_from_being_still() -> None:
+    """A camera trembling by about half a pixel every frame: the table is still all the same."""
+    rng = np.random.default_rng(5)
+    dice = (Die(120, 120, 5), Die(250, 200, 2))
+    det = StillnessDetector(hold_frames=4)
+    states = []
+    for i in range(16):
+        dx, dy = rng.normal(0, 0.5, 2)
+        states.append(det.update(shaken(render(scene_with(dice, 500 + i)).image, dx, dy), i / 30))
+    assert MotionState.STILL in states[4:8] and states[-1] is MotionState.STILL
+    assert MotionState.MOVING not in states
+
+
+def test_a_die_rolling_while_the_camera_shakes_is_motion_not_shake() -> None:
+    """The shift that explains the shaken view leaves the rolling die's change in its place."""
+    rng = np.random.default_rng(6)
+    det = StillnessDetector(hold_frames=3)
+    states = []
+    for i in range(12):
+        dice = (Die(120, 120, 5), Die(250, 200, 2), Die(150 + 18 * i, 300 - 6 * i, 1 + i % 6, 23.0 * i))
+        dx, dy = rng.normal(0, 3, 2)
+        states.append(det.update(shaken(render(scene_with(dice, 600 + i)).image, dx, dy), i / 30))
+    assert states[1:].count(MotionState.MOVING) == len(states) - 1, states
+
+
+def test_flickering_light_is_not_motion() -> None:
+    """Mains light through a rolling shutter: bands of rows lit up to 5 % more or less, a different
+    phase each frame (on a white die, some 11 grey levels either way)."""
+    base = render(scene_with((Die(120, 120, 5), Die(250, 200, 2)), 700)).image.astype(np.float32)
+    rows = np.arange(base.shape[0], dtype=np.float32)[:, None, None]
+    det = StillnessDetector(hold_frames=3)
+    states = []
+    for i in range(10):
+        light = 1 + 0.05 * np.sin(2 * np.pi * rows / 240 + 1.3 * i)
+        states.append(det.update(np.clip(base * light, 0, 255).astype(np.uint8), i / 30))
+    assert MotionState.MOVING not in states and states[-1] is MotionState.STILL
+
+
+@pytest.mark.parametrize("size", [(1280, 60), (2000, 8), (12, 12), (3, 2)])
+def test_frames_of_any_shape_are_judged(size) -> None:
+    """A strip, a thumbnail, a few pixels: judged like any frame, never an error."""
+    rng = np.random.default_rng(8)
+    det = StillnessDetector(hold_frames=2)
+    frame = rng.integers(0, 255, (size[1], size[0], 3), dtype=np.uint8)
+    states = [det.update(frame, i / 30) for i in range(4)]
+    assert states[-1] is MotionState.STILL
+    assert det.update(255 - frame, 5 / 30) is MotionState.MOVING             # everything changed
+
+
+def test_the_hold_time_counts_from_a_quiet_start_at_time_zero() -> None:
+    frames = rolling_then_settled(0, 8)
+    det = StillnessDetector(hold_frames=2, hold_s=0.2)
+    states = [det.update(f, i * 0.1) for i, f in enumerate(frames)]
+    # Quiet from the second frame (t = 0.1): still once 0.2 s have passed.
+    assert states[:3] == [MotionState.SETTLING] * 3 and states[3] is MotionState.STILL
+
+
+def test_an_arm_across_most_of_the_view_is_motion() -> None:
+    dice = (Die(120, 120, 5), Die(250, 200, 2))
+    det = StillnessDetector(hold_frames=2)
+    base = render(scene_with(dice, 800)).image
+    for i in range(3):
+        det.update(base, i / 30)
+    assert det.state is MotionState.STILL
+    covered = base.copy()
+    covered[:, : base.shape[1] * 3 // 4] = (60, 90, 150)          # an arm and a sleeve over three quarters
+    assert det.update(covered, 4 / 30) is MotionState.MOVING

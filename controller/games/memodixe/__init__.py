@@ -4,6 +4,11 @@ The rules are :mod:`controller.engines.memodixe`. Played on phones: each player 
 their own phone and alone sees the faces they were shown when they were shown; the program rolls.
 Both modes: « Chacun pour soi » (2 to 6) and « Oni contre tous » (4 to 8, the app's effects drawn
 by the program, Oni's flips seen by Oni alone).
+
+« Chacun pour soi » is also played with real DiXes on the printed mat (``bitbox mat memodixe``),
+watched by the table camera: :mod:`.camera` reads the square, :mod:`.layouts` keeps what the camera
+knows of each die's faces, :mod:`.referee` checks each roll and flip made by hand and « DiXe ! » at
+once, and :mod:`.table` is what the table service asks of the game.
 """
 
 from pathlib import Path
@@ -18,10 +23,14 @@ GAME = GameSpec(
     engine="controller.engines.memodixe:MemodixeGame",
     players=(2, 8),
     default_players=3,
-    play=("phones",),
+    play=("phones", "camera"),
     bot="controller.engines.memodixe.bots:MemoryBot",
     choices="controller.games.memodixe.choices:MemodixeChoices",
     demo="controller.service.demo:phones_demo",
+    table="controller.games.memodixe.table:MemodixeTable",
+    mat="memodixe",
+    camera="controller.games.memodixe.camera:open_square_camera",
+    mode_options={"camera": {"mode": "chacun-pour-soi"}},
     view_dir=Path(__file__).parent,
     options=(
         CliOption("--mode", "mode", "chacun-pour-soi (2 to 6 players, the default) or oni-contre-tous (4 to 8)",

@@ -1,6 +1,7 @@
 // MémoDiXe on the dashboard: the square of nine dice (their top faces, and the hidden faces the
 // whole table was shown), the dice won, the reserve, whose turn it is and the app's effects. On a
 // seat's page, `hand` draws the square again with the hidden faces that player alone was shown.
+// Played with real dice under the table camera, a place the camera reads otherwise is outlined.
 // See the contract at the top of controller/service/web/static/dashboard.js.
 
 import { _, format, say } from "/static/i18n.js";
@@ -57,7 +58,7 @@ function faceWord(face) {
   return face ? say(faces[face] || face) : "";
 }
 
-function drawSquare(root, view, shell, mine) {
+function drawSquare(root, view, shell, mine, seen) {
   root.replaceChildren(...view.square.map((die, place) => {
     const label = `${COLUMNS[place % 3]}${Math.floor(place / 3) + 1}`;
     const cls = ["memo-die", die.empty ? "empty" : "", die.aside ? "aside" : "", die.up ? "up" : ""].join(" ");
@@ -73,6 +74,15 @@ function drawSquare(root, view, shell, mine) {
     if (die.shown) {
       const words = mine ? _("you saw under it: {face}") : _("under it: {face}");
       cell.append(shell.el("span", { class: "under" }, format(words, { face: faceWord(die.shown) })));
+    }
+    // Played on the table: what the camera reads there, when it is not what the game has.
+    const read = seen ? seen.places[place] : undefined;
+    const expected = die.up ? die.shown : die.top;
+    if (seen && !die.rolling && (read ? read.face !== expected : !die.empty)) {
+      const words = read ? format(_("the camera reads: {face}"), { face: read.face ? faceWord(read.face) : "?" })
+        : _("the camera sees no die here");
+      cell.classList.add("camera-differs");
+      cell.append(shell.el("span", { class: "camera" }, words));
     }
     return cell;
   }));
@@ -92,7 +102,7 @@ export function update(state, events, shell) {
   wasOver = over;
   const v = state.view;
   if (!v) { square.replaceChildren(); return; }
-  drawSquare(square, v, shell, false);
+  drawSquare(square, v, shell, false, state.seen);
   const head = shell.el("tr");
   for (const word of [_("Player"), _("Dice won")]) head.append(shell.el("th", {}, word));
   players.replaceChildren(head, ...(state.players || []).map((p, seat) => {

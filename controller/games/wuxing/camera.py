@@ -31,18 +31,17 @@ from __future__ import annotations
 import dataclasses
 import logging
 import math
-import time
 from typing import Any
 
 import cv2
 import numpy as np
 
 from controller.games.wuxing.board import BLACK, EMPTY, FLIPPED, WHITE, Board, BoardReading, SquareReading, board_of
-from controller.i18n import N_, SOURCE_LANGUAGE, message, said
+from controller.i18n import N_
 from controller.vision.geometry import Rectifier
 from controller.vision.mat import MatLayout
-from controller.vision.profile import TableProfile, markers_moved
-from controller.vision.stillness import MotionState, StillnessDetector
+from controller.vision.profile import TableProfile
+from controller.vision.watching import MatWatcher
 
 log = logging.getLogger(__name__)
 
@@ -315,68 +314,12 @@ def _hue_shift(now: np.ndarray, was: np.ndarray) -> np.ndarray:
     return np.maximum(np.maximum(d[..., 0], d[..., 1]), d[..., 2])
 
 
-class BoardWatcher:
+class BoardWatcher(MatWatcher[BoardReading]):
     """Watches frames: a :class:`BoardReading` once the table has just become still, else ``None``;
     every ``recheck_every_s`` it checks that the markers have not moved since calibration."""
 
-    def __init__(self, reader: BoardReader, stillness: StillnessDetector | None = None,
-                 recheck_every_s: float = 60.0) -> None:
-        self.reader = reader
-        self.stillness = stillness or StillnessDetector()
-        self.recheck_every_s = recheck_every_s
-        self.notices: list[dict[str, Any]] = []
-        self.last: BoardReading | None = None
-        self._emitted = False
-        self._last_check = -math.inf
-        self.read_s = 0.0
-        self.readings = 0
-
-    @property
-    def layout(self) -> MatLayout:
-        return self.reader.layout
-
-    @property
-    def state(self) -> MotionState:
-        return self.stillness.state
-
-    def feed(self, frame: np.ndarray, t: float | None = None) -> BoardReading | None:
-        t = time.monotonic() if t is None else t
-        if self.stillness.update(frame, t) is not MotionState.STILL:
-            self._emitted = False
-            return None
-        if self._emitted:
-            return None
-        self._emitted = True
-        self._check_markers(frame, t)
-        return self.read(frame, t)
-
-    def read(self, frame: np.ndarray, t: float = 0.0) -> BoardReading:
-        """Read ``frame`` now, taken as still."""
-        start = time.perf_counter()
-        reading = self.reader.read(frame, t)
-        self.read_s += time.perf_counter() - start
-        self.readings += 1
-        self.last = reading
-        return reading
-
-    def _check_markers(self, frame: np.ndarray, t: float) -> None:
-        if t - self._last_check < self.recheck_every_s:
-            return
-        self._last_check = t
-        moved = markers_moved(frame, self.reader.layout, self.reader.profile)
-        if moved is not None and moved > 3.0:
-            self.notice(message(N_("the board's markers moved by {pixels} px since calibration: calibrate again "
-                                   "(bitbox calibrate mat --layout {layout})"), pixels=f"{moved:.1f}",
-                                layout=self.reader.layout.name))
-
-    def notice(self, words: dict[str, Any]) -> None:
-        """Keep ``words`` (a message) for the table's players, and log it."""
-        log.warning(said(words, SOURCE_LANGUAGE))
-        self.notices = [*self.notices[-19:], words]
-
-    def take_notices(self) -> list[dict[str, Any]]:
-        notices, self.notices = self.notices, []
-        return notices
+    MOVED_WORDS = N_("the board's markers moved by {pixels} px since calibration: calibrate again "
+                     "(bitbox calibrate mat --layout {layout})")
 
 
 def open_board_camera(layout_name: str) -> tuple[MatLayout, BoardWatcher]:

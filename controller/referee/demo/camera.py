@@ -36,6 +36,9 @@ from controller.vision.snapshot import TableSnapshot
 MOVING_FRAMES = 3
 MAX_STILL_FRAMES = 40
 FPS = 15.0
+#: Still frames take their sensor noise from NOISE_WINDOWS windows of one noise image, NOISE_STEP rows apart.
+NOISE_WINDOWS = 4
+NOISE_STEP = 7
 
 
 @dataclasses.dataclass
@@ -67,12 +70,12 @@ class TableCamera:
         self._seed = seed * 1000
         rng = np.random.default_rng(seed)
         h, w = image_size[1], image_size[0]
-        # A few grey levels each way: one byte a value, drawn a band of rows at a time (a frame of
-        # 1280x720 drawn at once is 22 MB of floats).
-        self._noise = np.empty((4, h, w, 3), np.int8)
-        for i in range(len(self._noise)):
-            for y in range(0, h, 90):
-                self._noise[i, y:y + 90] = np.clip(rng.normal(0, noise_sigma, self._noise[i, y:y + 90].shape), -127, 127)
+        # Sensor noise, a few grey levels each way: one byte a value, drawn a band of rows at a time
+        # (a frame of 1280x720 drawn at once is 22 MB of floats). Still frames take windows of it
+        # NOISE_STEP rows apart, each fresh noise against the one before, for the memory of one frame.
+        self._noise = np.empty((h + NOISE_STEP * (NOISE_WINDOWS - 1), w, 3), np.int8)
+        for y in range(0, len(self._noise), 90):
+            self._noise[y:y + 90] = np.clip(rng.normal(0, noise_sigma, self._noise[y:y + 90].shape), -127, 127)
 
     # ---- the face library --------------------------------------------------------------------
 
@@ -138,7 +141,8 @@ class TableCamera:
         still = render(self.scene(after.values())).image
         self.stats.render_s += time.perf_counter() - t0
         for k in range(MAX_STILL_FRAMES):
-            yield cv2.add(still, self._noise[k % len(self._noise)], dtype=cv2.CV_8U)   # saturated to 0..255
+            top = NOISE_STEP * (k % NOISE_WINDOWS)
+            yield cv2.add(still, self._noise[top:top + len(still)], dtype=cv2.CV_8U)   # saturated to 0..255
 
     def show(self, before: dict[int, Body], after: dict[int, Body], player: int | None,
              reach_over: tuple[float, float] | None = None) -> TableSnapshot | None:

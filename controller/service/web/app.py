@@ -227,12 +227,17 @@ def create_app(session: Any, hub: Hub, token: str, command_timeout: float = 10.0
         registry = SeatRegistry(token, backend.page_held())
         routes[-1:-1] = seat_routes(session, registry, closing, authorised, read_json)
         app_registry: SeatRegistry | None = registry
-    elif getattr(session, "play_mode", None) == "phones":
+    elif getattr(session, "play_mode", None) == "phones" or getattr(session, "hand_pages", False):
         from controller.service.seats import SeatRegistry
         from controller.service.web.hands import hand_routes
 
-        registry = SeatRegistry(token, session.play.seat_ids() if session.play is not None else [])
+        own_ids = getattr(session, "seat_ids", None)   # a table game's hand pages; on phones, the play's seats
+        registry = SeatRegistry(token, own_ids() if callable(own_ids) else
+                                session.play.seat_ids() if session.play is not None else [])
         routes[-1:-1] = hand_routes(session, registry, closing, authorised, read_json, command_timeout)
+        seat_listeners = getattr(session, "seat_listeners", None)    # a table whose seats change with its game
+        if seat_listeners is not None:
+            seat_listeners.append(registry.set_seats)
         app_registry = registry
     else:
         app_registry = None

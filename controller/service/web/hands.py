@@ -16,6 +16,7 @@ codes and freeing a seat are shared with the wheels' seats, see :func:`joining_r
 from __future__ import annotations
 
 import asyncio
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -24,12 +25,19 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Route
 
 from controller.service.choices import ChoiceError
+from controller.service.loop import SessionError
 from controller.service.seats import SeatError, SeatRegistry, cookie_name
 from controller.service.web.seats import Denied, ReadJson, joining_routes
 from controller.service.web.sse import error as _error
 from controller.service.web.sse import stream
 
 STATIC_DIR = Path(__file__).with_name("static")
+
+
+def _unwritten(exc: SessionError) -> bool:
+    """Whether ``exc`` says the game's log could not be written (the disk, not the request: 503)."""
+    table = sys.modules.get("controller.service.table")   # the table loop's error: loaded with that loop alone
+    return table is not None and isinstance(exc, table.LogWriteError)
 
 
 def hand_routes(session: Any, registry: SeatRegistry, closing: asyncio.Event, authorised: Denied,
@@ -82,6 +90,8 @@ def hand_routes(session: Any, registry: SeatRegistry, closing: asyncio.Event, au
             return _error(503, "the game loop did not answer in time; try again")
         except ChoiceError as exc:
             return _error(409, str(exc), exc.words)
+        except SessionError as exc:     # no game, a game over, or its log could not be written: nothing changed
+            return _error(503 if _unwritten(exc) else 409, str(exc))
         except ValueError as exc:
             return _error(400, str(exc))
         return JSONResponse(result)

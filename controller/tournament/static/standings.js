@@ -1,8 +1,11 @@
 // The tournament's standings page: the standings, the round's pairings and each table's state, live
 // from the organiser's server-sent events (/api/events). Plain browser JavaScript, no build step; the
 // words come from the same catalogues as the dashboard (/static/i18n.js).
+//
+// The Referee panel, with the organiser's token, records a pairing's result by hand (POST
+// /api/result) or has another online table play it (POST /api/move): for a table that never came back.
 
-import { N_, _, format, ngettext, startLanguage } from "/static/i18n.js";
+import { N_, _, format, language, ngettext, say, startLanguage } from "/static/i18n.js";
 
 const $ = (id) => document.getElementById(id);
 const STATE_WORDS = { playing: N_("playing"), waiting: N_("waiting"), offline: N_("offline") };
@@ -76,12 +79,103 @@ function drawTables(state) {
   }));
 }
 
+// ---- the referee's panel -----------------------------------------------------------------------
+
+let refereeKey = "";
+
+// A table's state as the page shows it; a table never seen is as good as offline.
+function tableState(state, table) {
+  const found = table ? state.tables.find((t) => t.table === table) : null;
+  return found ? found.state : "offline";
+}
+
+function resultForm(round, pairing) {
+  const form = el("form", { "data-form": "result" });
+  pairing.players.forEach((name, seat) => {
+    const id = `score-${round}-${pairing.board}-${seat}`;
+    form.append(el("label", { for: id }, name),
+      el("input", { id, type: "number", step: "any", required: "", "data-seat": String(seat) }));
+  });
+  form.append(el("button", { type: "submit" }, _("Record the result")));
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    const scores = [...form.querySelectorAll("input[data-seat]")].map((input) => Number(input.value));
+    send("/api/result", { round, board: pairing.board, scores },
+      () => format(_("{players}: result recorded by hand."), { players: pairing.players.join(" · ") }));
+  });
+  return form;
+}
+
+function moveForm(round, pairing, free) {
+  const form = el("form", { "data-form": "move" });
+  const others = free.filter((table) => table !== pairing.table);
+  const select = el("select", { "aria-label": _("an online table") });
+  if (others.length) {
+    select.append(...others.map((table) => el("option", { value: String(table) }, format(_("Table {table}"), { table }))));
+  } else {
+    select.append(el("option", { value: "" }, _("no other table is online and free")));
+    select.disabled = true;
+  }
+  const button = el("button", { type: "submit" }, _("Play it there"));
+  button.disabled = !others.length;
+  form.append(select, button);
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    const table = Number(select.value);
+    send("/api/move", { round, board: pairing.board, table },
+      () => format(_("{players} now play at table {table}."), { players: pairing.players.join(" · "), table }));
+  });
+  return form;
+}
+
+function pairingRow(state, round, pairing, free) {
+  const where = tableState(state, pairing.table);
+  const li = el("li", { "data-board": pairing.board, "data-state": where });
+  if (where === "offline") li.classList.add("offline-pairing");
+  const head = pairing.table ? format(_("Table {table}"), { table: pairing.table }) : _("waiting for a table");
+  li.append(el("strong", {}, head), el("span", { class: `state ${where}` }, _(STATE_WORDS[where] || where)),
+    el("span", { class: "what" }, pairing.players.join(" · ")), resultForm(round, pairing), moveForm(round, pairing, free));
+  return li;
+}
+
+// Redrawn only when the pairings to settle or the free tables change, keeping what was typed.
+function drawReferee(state) {
+  const round = state.tournament.round;
+  const open = state.pairings.filter((p) => !p.result);
+  const free = state.free_tables || [];
+  const key = JSON.stringify([round, open.map((p) => [p.board, p.table, p.players, tableState(state, p.table)]), free,
+    language()]);
+  if (key === refereeKey) return;
+  refereeKey = key;
+  const typed = {};
+  for (const input of document.querySelectorAll("#referee-pairings input[data-seat]")) typed[input.id] = input.value;
+  $("referee-pairings").replaceChildren(...(open.length ? open.map((p) => pairingRow(state, round, p, free))
+    : [el("li", { class: "small" }, _("No pairing is waiting for its result."))]));
+  for (const [id, value] of Object.entries(typed)) {
+    const input = document.getElementById(id);
+    if (input) input.value = value;
+  }
+}
+
+// A referee's request with the token typed in the panel (or the cookie of the organiser's link).
+async function send(path, body, done) {
+  const headers = { "Content-Type": "application/json" };
+  const token = $("token").value.trim();
+  if (token) headers.Authorization = `Bearer ${token}`;
+  const response = await fetch(path, { method: "POST", headers, body: JSON.stringify(body), credentials: "same-origin" });
+  const data = await response.json().catch(() => ({ error: `${response.status} ${response.statusText}` }));
+  const box = $("referee-result");
+  box.classList.toggle("refused", !response.ok);
+  box.textContent = response.ok ? done(data) : say(data.message || data.error);
+}
+
 function draw() {
   if (!current) return;
   drawHeader(current.tournament);
   drawStandings(current);
   drawPairings(current);
   drawTables(current);
+  drawReferee(current);
 }
 
 function connect() {

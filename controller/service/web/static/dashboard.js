@@ -140,6 +140,8 @@ function naturalNames(names) {
 const STATUS_WORDS = { idle: () => _("idle"), aborted: () => _("aborted"), over: () => _("over"), playing: () => _("playing") };
 
 function cameraStatus(state, view) {
+  if (state.notice && state.status !== "playing") return say(state.notice);  // a pairing, until its game starts
+  if (state.game_id == null) return _("No game is being played.");
   const game = format(_("Game #{number}"), { number: state.game_id });
   if (state.over) {
     if (state.winners_message) return `${game} — ${say(state.winners_message)}`;
@@ -289,6 +291,7 @@ function drawShared(state, view) {
     $("status").textContent = _("No game is being played.");
   } else if (mode === "camera") {
     $("status").textContent = cameraStatus(state, view);
+    $("referee").querySelector(".buttons").hidden = !state.can_start;  // a table that plays game after game
     drawQuestions(state);
     drawChoices(state);
     drawCalls(state);
