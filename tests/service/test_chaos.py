@@ -46,11 +46,14 @@ def test_kills_of_every_game_resume_exactly(tmp_path, name: str) -> None:
                              quick=True, timed=0.0, names=[name])
     assert tally.failures == []
     counts = tally.counts
-    assert counts[f"{name} kills"] == kills
+    # A run resumed after a kill prints less than a whole game, so it may end before its own kill's
+    # moment: it is counted apart (the bench does the same), and at least one kill must have landed.
+    killed = counts[f"{name} kills"]
+    assert 1 <= killed <= kills <= killed + counts[f"{name} runs that ended before their kill"]
     nothing_to_resume = (counts[f"{name} kills before the game was stored"] + counts[f"{name} kills after the last turn"]
                          + counts[f"{name} kills after the game ended"])
     assert counts[f"{name} inexact resumes"] == 0
-    assert counts[f"{name} exact resumes"] == kills - nothing_to_resume >= 1
+    assert counts[f"{name} exact resumes"] == killed - nothing_to_resume
     assert chaos.latest(logs[name]) is not None
 
 
