@@ -52,7 +52,9 @@ def test_a_table_started_with_play_shows_its_pairing_and_plays_it_when_the_refer
         shown = wait_for(pairing_shown, what="the pairing on the dashboard")
         assert shown["text"] == "Round 1, table 1: P01 (seat 1) and P02 (seat 2)"
         assert i18n.said(shown["message"], "fr") == "Ronde 1, table 1 : P01 (place 1) et P02 (place 2)"
-        assert recorded(path) == [] and organisers[0].state()["tables"][0]["detail"] == "paired"
+        # The table's status reaches the organiser through the broker, after the dashboard shows it.
+        wait_for(lambda: organisers[0].state()["tables"][0]["detail"] == "paired", what="the organiser to see it")
+        assert recorded(path) == []
         request = urllib.request.Request(url + "api/game/start", data=b'{"replace": true}', method="POST",
                                          headers={"Content-Type": "application/json",
                                                   "Authorization": f"Bearer {TOKEN}"})
