@@ -6,14 +6,24 @@ calls, calls that matched the truth, questions per turn, frames and milliseconds
 where a game first went wrong. Also measures how well faces taught with ``bitbox calibrate faces``
 (on a plain sheet, and on the calibrated mat) read on the table, symbol and character faces apart.
 
-    python bench/puxes_demo.py --seeds 0-9
+    python bench/puxes_demo.py --skip-capture             # seeds 0-5
+    python bench/puxes_demo.py --skip-capture --unseen    # seeds 100-105, never tuned on
 
-The last line is ``puxes_demo_agreement: <share of calls matching the truth>``.
+Every game is played to its end. Once the referee's game differs from the true one, every call it
+makes and every call of the true game it does not make counts as a mismatch; ``games_followed``
+says how many games it followed to the end without a difference. Questions are counted by kind and
+by why they were asked: the face reader's doubts (a face unreadable, unsure, or not on its die)
+apart from the referee's own (a line too close to call, a die the camera lost, a table that no
+longer fits the game).
+
+The last lines are ``games_followed: N/M``, ``questions_per_turn: <questions per turn>`` and
+``puxes_demo_agreement: <share of calls matching the truth>``.
 """
 
 from __future__ import annotations
 
 import argparse
+import collections
 import math
 import sys
 import time
@@ -86,12 +96,26 @@ def calibrate_faces_capture_accuracy(trials: int = 3, on_mat: bool = False) -> d
     return {kind: (right, read) for kind, (right, read) in counts.items()}
 
 
+#: Seeds the referee was never tuned on (``--unseen``).
+UNSEEN_SEEDS = "100-105"
+
+#: Why a question was asked, as the referee writes it in the question's data (``why``): the face
+#: reader's doubts apart from the referee's own (a line too close to call, a die the camera lost,
+#: a table that no longer fits the game).
+READER_DOUBTS = frozenset({"unreadable", "unsure", "not-on-die"})
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seeds", default="0-5", help="seeds to play, e.g. 0-9 or 1,4,7 (default 0-5)")
+    parser.add_argument("--seeds", default=None, help="seeds to play, e.g. 0-9 or 1,4,7 (default 0-5)")
+    parser.add_argument("--unseen", action="store_true",
+                        help=f"play the seeds the referee was never tuned on ({UNSEEN_SEEDS}) instead of the default")
     parser.add_argument("--max-turns", type=int, default=None, help="stop each game after this many turns")
     parser.add_argument("--skip-capture", action="store_true", help="skip the calibrate-faces capture measurement")
     args = parser.parse_args(argv)
+    if args.seeds and args.unseen:
+        parser.error("give --seeds or --unseen, not both")
+    seeds = _seeds(args.seeds or (UNSEEN_SEEDS if args.unseen else "0-5"))
     from controller import i18n
     from controller.referee.puxes_demo import run_demo
 
@@ -102,26 +126,43 @@ def main(argv: list[str] | None = None) -> int:
             shares = ", ".join(f"{kind} {right}/{read}" for kind, (right, read) in found.items())
             print(f"faces taught by 'bitbox calibrate faces' on {where}, read on the table: {shares} right "
                   f"({time.perf_counter() - t0:.1f} s)")
-    calls = matched = questions = turns = frames = games_agreed = 0
+    calls = matched = missed = questions = turns = frames = followed = 0
     wall = 0.0
-    for seed in _seeds(args.seeds):
-        r = run_demo(seed=seed, max_turns=args.max_turns, stop_on_divergence=True)
+    census: collections.Counter[tuple[str, str]] = collections.Counter()
+    for seed in seeds:
+        r = run_demo(seed=seed, max_turns=args.max_turns)
         calls += r.calls
         matched += r.calls_matched
+        missed += r.missed
         questions += r.questions
         turns += r.turns
         frames += r.frames
         wall += r.wall_s
-        games_agreed += r.agreed
+        followed += r.agreed
+        for step in r.steps:
+            for asked in step.asked:
+                data = asked.question.data
+                census[asked.kind, str(data.get("why", "?"))] += 1
+                measured = {k: data[k] for k in ("reading", "distance_mm") if k in data}
+                print(f"  ? seed {seed}, turn {step.turn}: {asked.question.text} ({asked.question.reason}) "
+                      f"answer {asked.answer!r}; {asked.kind}/{data.get('why', '?')} {measured}")
         end = "won by " + ",".join(map(str, r.truth_winners)) if r.truth_over else "unfinished"
         print(f"seed {seed}: {r.turns} turns ({end}), {r.calls} calls, {r.calls_matched} matched, "
-              f"{r.questions} questions, {r.frames} frames, {r.ms_per_frame:.1f} ms/frame"
-              + ("" if r.agreed else f"; diverged at {i18n.said(r.divergence)}"), flush=True)
-    n = len(_seeds(args.seeds))
-    print(f"games followed to the end without a difference: {games_agreed}/{n}")
-    print(f"turns: {turns}, calls: {calls}, questions per turn: {questions / max(1, turns):.2f}")
+              f"{r.questions} questions ({r.questions / max(1, r.turns):.2f} per turn), {r.frames} frames, "
+              f"{r.ms_per_frame:.1f} ms/frame"
+              + ("" if r.agreed else f"; diverged at {i18n.said(r.divergence, 'en')} then missed {r.missed} calls"),
+              flush=True)
+    print("questions by kind and why: " + (", ".join(f"{kind}/{why} {n}" for (kind, why), n in sorted(census.items()))
+                                           or "none"))
+    reader = sum(n for (_, why), n in census.items() if why in READER_DOUBTS)
+    print(f"questions from the face reader: {reader} ({reader / max(1, turns):.2f} per turn); "
+          f"from the referee's own rules and lines: {questions - reader} ({(questions - reader) / max(1, turns):.2f} "
+          f"per turn)")
+    print(f"turns: {turns}, calls: {calls}, matched: {matched}, missed after a divergence: {missed}")
     print(f"frames: {frames}, ms per frame: {1000 * wall / max(1, frames):.1f}")
-    print(f"puxes_demo_agreement: {matched / max(1, calls):.3f}")
+    print(f"games_followed: {followed}/{len(seeds)}")
+    print(f"questions_per_turn: {questions / max(1, turns):.3f}")
+    print(f"puxes_demo_agreement: {matched / max(1, calls + missed):.3f}")
     return 0
 
 

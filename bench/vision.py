@@ -36,7 +36,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
 from controller.vision.mat import load_layout  # noqa: E402
-from controller.vision.pipeline import _UNREAD, FrameAnalyser, TableWatcher, calibrate_dice  # noqa: E402
+from controller.vision.pipeline import UNREAD, FrameAnalyser, TableWatcher, calibrate_dice  # noqa: E402
 from controller.vision.profile import calibrate_mat  # noqa: E402
 from controller.vision.render import (  # noqa: E402
     Die, Lighting, Scene, fitting_camera, match_truth, random_scene, render, render_empty, visible_tops)
@@ -169,12 +169,12 @@ class ReferenceAnalyser(FrameAnalyser):
     def _finish(self, frame: np.ndarray, dice: list) -> list:
         out = []
         for die in dice:
-            face, colour = (None if die.face is _UNREAD else die.face), die.colour
+            face, colour = (None if die.face is UNREAD else die.face), die.colour
             if face is None or colour is None:
-                crop, source_px = self._face_crop(frame, np.array([die.x_mm, die.y_mm]), die.level * self.edge,
+                crop, source_px = self.reader.crop(frame, np.array([die.x_mm, die.y_mm]), die.level * self.edge,
                                                   die.angle_deg)
                 face = face or vision_reference.read_pips(crop, None, source_px)
-                colour = colour or self._colour(crop)
+                colour = colour or self.reader.colour(crop)
             out.append(replaced(die, face=face, colour=colour))
         return out
 

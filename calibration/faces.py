@@ -8,7 +8,8 @@ A reference is the top face alone, edge to edge, as the table reads it. With a c
 is shown on the mat and cut out by the table's own pipeline (:meth:`FrameAnalyser.top_face_crop`), so
 the references are framed, lit and resampled exactly like the faces read during a game; without one,
 the die is found in the plain picture: it must lie in the middle of the view, where an overhead camera
-sees its top face alone, and its outline there leaves out the shadow it casts.
+sees its top face alone, and its outline there leaves out the shadow it casts; a camera at a slant sees
+a side or two as well, in the die's shade, and the top face is the die's bright part, kept alone.
 """
 
 from __future__ import annotations
@@ -47,6 +48,14 @@ MIDDLE_REACH = 0.12
 #: leaves it out, or the stored face would carry a dark band the table's own cut never has.
 SHADOW_DIMMING = (0.2, 0.93)
 SHADOW_TINT = 0.12
+
+#: The top face: the part of the die at least this share as bright as its brightest tenth (its sides,
+#: in its shade, are darker), when that part is at least MIN_TOP_SHARE of the die (a light drawing on
+#: a darker die is no top face). The lens softens the face's edge below that brightness: EDGE_PX more
+#: on each side are the face's.
+TOP_BRIGHTNESS = 0.72
+MIN_TOP_SHARE = 0.5
+EDGE_PX = 0.5
 
 #: Where leaving the shadow out keeps less than this share of the die's outline, the die itself is
 #: the surface's colour, darker (a grey die on a grey sheet), and its whole outline stands.
@@ -110,7 +119,27 @@ def _outline(frame: np.ndarray, near: tuple[float, float]) -> tuple[tuple[float,
     region = lit if lit is not None and lit.sum() >= MIN_LIT_SHARE * whole.sum() else whole
     points = np.column_stack(np.nonzero(region)[::-1]).astype(np.float32)
     (cx, cy), (w, h), angle = cv2.minAreaRect(points)
-    return (float(cx), float(cy)), float(max(w, h)), float(angle)
+    top = _top_face(frame, region, (cx, cy))
+    if top is None:
+        return (float(cx), float(cy)), float(max(w, h)), float(angle)
+    points = np.column_stack(np.nonzero(top)[::-1]).astype(np.float32)
+    (cx, cy), (w, h), angle = cv2.minAreaRect(points)
+    return (float(cx), float(cy)), float(max(w, h)) + 2 * EDGE_PX, float(angle)
+
+
+def _top_face(frame: np.ndarray, die: np.ndarray, centre: tuple[float, float]) -> np.ndarray | None:
+    """The die's top face within its outline ``die``, or None where it cannot be told from the rest.
+
+    A camera looking at the die at a slant sees one or two of its sides beyond its top face; lit from
+    above, those are in the die's shade. The top face is the bright part of the die around its centre,
+    with the drawing it encloses.
+    """
+    grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    level = float(np.percentile(grey[die], 90))
+    top = _region(die & (grey > TOP_BRIGHTNESS * level), centre)
+    if top is None or top.sum() < MIN_TOP_SHARE * die.sum():
+        return None
+    return top
 
 
 def _region(mask: np.ndarray, near: tuple[float, float]) -> np.ndarray | None:

@@ -2,8 +2,10 @@
 
 A :class:`Call` is a decision the referee took and applied to the engine, with the reason (citing
 the rulebook) and how sure it is. A :class:`Question` is asked instead of deciding when the call
-would rest on a low-confidence reading or on a distance within the measurement error of a line;
-the service shows it, the players answer with one of its choices. Any call can be overruled: the
+would rest on a low-confidence reading or on a distance within the measurement error of a line, or
+when the table no longer fits the game; the service shows it, the players answer with one of its
+choices (one tap). Its words name the die as the players see it; how sure the camera was and how far
+from a line stay in its ``data``, for the log. Any call can be overruled: the
 referee rewinds the engine to just before it and applies the chosen alternative.
 
 What the players read is kept as messages (:func:`controller.i18n.message`) beside the English

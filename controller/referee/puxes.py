@@ -13,11 +13,22 @@ it with where the engine last put every die and works out what the engine is wai
 Each decision is a :class:`Call` (decision, reason citing the rule, confidence) applied to the
 engine as actions. Its reason is a message in the players' words (players by name and colour, dice
 as the table shows them), said in each reader's language; the rule it quotes is the rulebook passage
-of the event that decided it (:mod:`controller.engines.puxes.rulebook`). A call resting on a reading
-below ``min_confidence`` or on a distance within ``line_margin_mm`` of a line becomes a
-:class:`Question` first; the call is made once the players answer. Any call can be overruled (:meth:`PuxesReferee.overrule`). Choices only people make
-(announcing a power, waking, ending the turn, Transport's above-or-under) come in through
-:meth:`PuxesReferee.player_action`.
+of the event that decided it (:mod:`controller.engines.puxes.rulebook`).
+
+What the rules and the table settle is decided without asking: a die that did not move keeps its
+face; the face of an oracle that leaves the area or falls asleep counts for nothing; a position more
+than ``line_margin_mm`` from a line is on its side; touching is judged between the dice as they lie;
+a die the camera lost on its way is the one die of the game no longer seen. What they do not settle
+becomes a :class:`Question` first, the call made once the players answer: a face the camera cannot
+read, is unsure of (below ``min_confidence``) or reads on a die that does not carry it; a distance
+within ``line_margin_mm`` of a line; which sleeping oracle was woken when the camera lost several.
+A question names the die as the players see it and where it lies (:mod:`controller.referee.puxes_places`),
+says what the camera thinks and offers every answer, the camera's guess first; how sure the camera
+was stays in its ``data``. A table that no longer fits the game (an oracle moved or gone, a die the
+referee cannot tie to the game, while the game waits for something else) is said at once, as a
+question answered once the players have put it right. Any call can be overruled
+(:meth:`PuxesReferee.overrule`). Choices only people make (announcing a power, waking, ending the
+turn, Transport's above-or-under) come in through :meth:`PuxesReferee.player_action`.
 
 Pure logic over snapshots: no camera, no network.
 """
@@ -34,14 +45,22 @@ from typing import Any
 
 from controller import i18n
 from controller.engines.core import CHANCE, Event, RuleError
-from controller.engines.puxes import PuxesGame, rulebook, words
+from controller.engines.puxes import PuxesGame, geometry, rulebook, words
 from controller.engines.puxes.actions import (
-    ChooseFace, Move, Outcome, Place, PushBack, Roll, Wake,
+    ChooseFace,
+    Move,
+    Outcome,
+    Place,
+    PushBack,
+    Roll,
+    Wake,
 )
 from controller.engines.puxes.game import Temple
 from controller.engines.puxes.rulebook import Passage
 from controller.i18n import N_, listing, message
+from controller.referee import puxes_places as places
 from controller.referee.common import Call, Question, RefereeConfig, RefereeError
+from controller.referee.puxes_places import die_words
 from controller.vision.snapshot import DieObservation, Stack, TableSnapshot
 
 #: The rulebook passage (see :mod:`controller.engines.puxes.rulebook`) a call that changes nothing
@@ -103,6 +122,48 @@ def sentences(parts: Sequence[Mapping[str, Any]]) -> Mapping[str, Any] | None:
     return said
 
 
+def gap_bounds(a: tuple[float, float], b: tuple[float, float], die: float,
+               turned: tuple[tuple[float, float, float], tuple[float, float, float]] | None = None) -> tuple[float, float]:
+    """The least and the greatest gap (mm) between two dice of edge ``die`` centred at ``a`` and ``b``.
+
+    A die holds the circle of its inscribed radius and lies within that of its circumscribed one,
+    so the gap lies between the centres' distance less a diagonal and less an edge. With both dice's
+    ``turned`` (x, y, angle), the gap is that between the two squares (less than 0 when the camera
+    sees them overlap face to face, by as much)."""
+    d = math.dist(a, b)
+    if turned is not None:
+        gap = square_gap(turned[0], turned[1], die) or min(0.0, d - die)   # meeting: how far they overlap
+        return gap, gap
+    return d - die * math.sqrt(2.0), d - die
+
+
+def square_gap(a: tuple[float, float, float], b: tuple[float, float, float], die: float) -> float:
+    """The distance between two squares of edge ``die`` given as (x, y, angle in degrees); 0 when they
+    meet or overlap."""
+    pa, pb = geometry.corners(*a, die), geometry.corners(*b, die)
+    for poly in (pa, pb):
+        for i in range(4):
+            (x1, y1), (x2, y2) = poly[i], poly[(i + 1) % 4]
+            nx, ny = y2 - y1, x1 - x2
+            sa = [nx * x + ny * y for x, y in pa]
+            sb = [nx * x + ny * y for x, y in pb]
+            if max(sa) < min(sb) or max(sb) < min(sa):
+                break
+        else:
+            continue
+        break
+    else:
+        return 0.0                                  # no separating axis: they meet
+
+    def to_segment(p: tuple[float, float], q: tuple[float, float], r: tuple[float, float]) -> float:
+        qx, qy, rx, ry = q[0] - p[0], q[1] - p[1], r[0] - q[0], r[1] - q[1]
+        length = rx * rx + ry * ry
+        t = 0.0 if length == 0 else max(0.0, min(1.0, -(qx * rx + qy * ry) / length))
+        return math.hypot(qx + t * rx, qy + t * ry)
+    return min(to_segment(p, poly[i], poly[(i + 1) % 4]) for p_set, poly in ((pa, pb), (pb, pa))
+               for p in p_set for i in range(4))
+
+
 def in_english(value: Any) -> str:
     """A message in English, the language of the referee's texts and logs."""
     return i18n.said(value, i18n.SOURCE_LANGUAGE)
@@ -120,6 +181,7 @@ class _Draft:
     confidence: float
     prefix: list[tuple[int, Any]] = dataclasses.field(default_factory=list)
     note: Mapping[str, Any] | None = None        # said after the call (what the players must do)
+    done: Callable[[dict[str, Any]], None] | None = None   # run with the facts once the call is applied
 
 
 @dataclasses.dataclass
@@ -153,6 +215,7 @@ class PuxesReferee:
         self._topples_seen: set[int] = set()     # toppled stacks already ruled on
         self._consumed_at = -math.inf            # timestamp of the snapshot behind the last call
         self._names: tuple[Any, dict[str, str]] = (None, {})   # camera face name -> collection name
+        self._misfit_at = -math.inf              # the still moment whose misfit was last said
 
     # ---- public API --------------------------------------------------------------------------
 
@@ -202,6 +265,8 @@ class PuxesReferee:
                 break
             if any(isinstance(a, Outcome) for p in produced if isinstance(p, Call) for _, a in p.actions):
                 break   # what follows a flick (push-backs, replacements) happens on later snapshots
+        if not out and not self.questions and not self.game.is_over():
+            out.extend(self._misfit(snapshot))
         return out
 
     def answer(self, question_id: int, choice: str) -> list[Call | Question]:
@@ -403,15 +468,9 @@ class PuxesReferee:
         draft = _Draft(facts, build, {}, {}, obs.face.confidence if wants_face else 1.0)
         if wants_face:
             choices = list(self._face_choices(oracle.id))
-            if self._label(obs) is None or obs.face.confidence < self.config.min_confidence:
+            if self._doubt(oracle_id, obs) is not None:
                 self.binding[obs.die_id] = oracle_id
-                return [self._ask(
-                    draft, "face",
-                    message(N_("Which face does the oracle {player} just set at {where} show?"),
-                            player=game.named(player), where=words.position(x, y)),
-                    {c: c for c in choices}, self._reading(obs),
-                    about={"about": "placed-face", "oracle": oracle_id, "camera": obs.die_id,
-                           "x": round(obs.x_mm, 1), "y": round(obs.y_mm, 1)})]
+                return [self._ask_face(draft, "face", oracle_id, obs, "placed-face")]
             draft.flips = {f"face:{c}": ("face", c) for c in choices if c != self._label(obs)}
         self.binding[obs.die_id] = oracle_id
         return [self._commit(draft, draft.confidence)]
@@ -422,7 +481,7 @@ class PuxesReferee:
 
     def _face(self, step: dict[str, Any], snap: TableSnapshot) -> list[Call | Question]:
         obs = self._find(snap, self.camera_id(step["oracle"]))
-        if obs is None or self._label(obs) is None:
+        if obs is None:
             return []
         oracle = step["oracle"]
         player = step["player"]
@@ -431,15 +490,11 @@ class PuxesReferee:
         y = round(min(max(y, 0.0), self.game.table.size_y), 1)
         draft = _Draft({"face": self._label(obs)}, lambda f: [(player, ChooseFace(oracle, f["face"], x, y))], {}, {},
                        obs.face.confidence)
-        if obs.face.confidence < self.config.min_confidence:
-            choices = self._face_choices(oracle)
-            return [self._ask(
-                draft, "face",
-                message(N_("Which face did {player} turn up on the oracle of {owner} that Immunité saved?"),
-                        player=self.game.named(player), owner=self.game.named(self.game.dice[oracle].owner)),
-                {c: c for c in choices}, self._reading(obs),
-                about={"about": "oracle-face", "oracle": oracle, "camera": obs.die_id,
-                       "x": round(obs.x_mm, 1), "y": round(obs.y_mm, 1)})]
+        if self._doubt(oracle, obs) is not None:
+            return [self._ask_face(draft, "face", oracle, obs, "oracle-face", text=message(
+                N_("Which face did {player} turn up on the oracle of {owner} that Immunité saved, {where}?"),
+                player=self.game.named(player), owner=self.game.named(self.game.dice[oracle].owner),
+                where=places.where(self.game, *self._area(obs), obs.angle_deg)))]
         return [self._commit(draft, draft.confidence)]
 
     # hero rolls
@@ -455,13 +510,14 @@ class PuxesReferee:
             cam = self.camera_id(h)
             if cam is not None:
                 obs = self._find(snap, cam)
-                if obs is None or cam not in snap.moved:
+                if obs is None:
+                    unbound_heroes.append(h)      # the camera lost it as it was thrown: found among new dice
+                    continue
+                if cam not in snap.moved:
                     return []                     # only dice just thrown are read
                 observed[h] = obs
         if unbound_heroes:
-            pool = [d for d in snap.dice if d.die_id not in self.binding and d.level == 1 and d.stack_id is None
-                    and d.on_mat and (not snap.moved or d.die_id in snap.moved)]
-            pool.sort(key=lambda d: d.die_id)
+            pool = [d for d in self._strangers(snap) if not snap.moved or d.die_id in snap.moved]
             if len(pool) < len(unbound_heroes):
                 return []
             match = self._match_faces(unbound_heroes, pool)
@@ -472,7 +528,7 @@ class PuxesReferee:
                     faces=words.faces(self._label(d) or d.face.label for d in pool),
                     player=game.named(step["roller"])))]
             for h, obs in match.items():
-                self.binding[obs.die_id] = h
+                self._bind(obs.die_id, h, snap)
                 observed[h] = obs
         knocked = self._displaced_oracles(snap)
         touched = step["purpose"] != "first" and bool(knocked)
@@ -494,48 +550,65 @@ class PuxesReferee:
             template = N_("Put {oracles} back where it stood.") if len(knocked) == 1 else \
                 N_("Put {oracles} back where they stood.")
             draft.note = message(template, oracles=listing(
-                message(N_("{oracle} at {where}"), oracle=words.oracle(game, o), where=words.position(
-                    game.dice[o].x, game.dice[o].y)) for o in knocked))
-        unreadable = [h for h in heroes if self._label(observed[h]) is None]
+                message(N_("{oracle} {where}"), oracle=words.oracle(game, o),
+                        where=places.where(game, game.dice[o].x, game.dice[o].y, game.dice[o].angle or 0.0))
+                for o in knocked))
         asked: list[Call | Question] = []
-
-        def about(h: int) -> dict[str, Any]:
-            obs = observed[h]
-            return {"about": "hero-face", "hero": h, "camera": obs.die_id, "x": round(obs.x_mm, 1),
-                    "y": round(obs.y_mm, 1)}
-
-        for h in unreadable:
-            asked.append(self._ask(
-                draft, f"face:{h}",
-                message(N_("Is {hero} resting on an edge or a corner? If it lies flat, which face does it show?"),
-                        hero=words.hero(game, h)),
-                {"yes: roll again": ON_EDGE, "no: read it again": "reread", **{c: c for c in self._face_choices(h)}},
-                message(N_("The camera cannot read its top face.")), about=about(h),
-                said={"yes: roll again": message(N_("yes: roll again")),
-                      "no: read it again": message(N_("no: read it again"))}))
         for h in heroes:
-            if h in unreadable:
-                continue
-            choices = self._face_choices(h)
-            if observed[h].face.confidence < self.config.min_confidence:
-                asked.append(self._ask(draft, f"face:{h}", message(N_("Which face does {hero} show?"),
-                                                                    hero=words.hero(game, h)),
-                                       {c: c for c in choices}, self._reading(observed[h]), about=about(h)))
-            elif not game.collection.face_allowed(game.dice[h].name, facts[f"face:{h}"]):
-                asked.append(self._ask(
-                    draft, f"face:{h}",
-                    message(N_("{hero} seems to show {face}, which its die does not carry: which face does it show?"),
-                            hero=words.hero(game, h, start=True), face=words.face(facts[f"face:{h}"])),
-                    {c: c for c in choices}, message(N_("That face is not on this die.")), about=about(h)))
+            if self._doubt(h, observed[h]) is not None:
+                asked.append(self._ask_face(draft, f"face:{h}", h, observed[h], "hero-face"))
         return asked or [self._commit(draft, confidence)]
 
-    def _reading(self, obs: DieObservation) -> Mapping[str, Any]:
-        """Why a reading is doubted: what the camera read and how sure it was."""
+    def _doubt(self, die_id: int, obs: DieObservation) -> str | None:
+        """Why the reading of engine die ``die_id`` needs the players (``None``: it does not):
+        ``"unreadable"`` (no face read), ``"not-on-die"`` (a face its die does not carry) or
+        ``"unsure"`` (below ``min_confidence``)."""
         label = self._label(obs)
         if label is None:
+            return "unreadable"
+        if not self.game.collection.face_allowed(self.game.dice[die_id].name, label):
+            return "not-on-die"
+        if obs.face.confidence < self.config.min_confidence:
+            return "unsure"
+        return None
+
+    def _reading(self, die_id: int, obs: DieObservation) -> Mapping[str, Any]:
+        """Why a reading is doubted, in the players' words: what the camera thinks it shows (how sure
+        it is stays in the question's data, for the log)."""
+        doubt = self._doubt(die_id, obs)
+        label = self._label(obs)
+        if doubt == "unreadable" or label is None:
             return message(N_("The camera cannot read its top face."))
-        return message(N_("The camera read {face} but is only {percent}% sure."), face=words.face(label),
-                       percent=f"{100 * obs.face.confidence:.0f}")
+        if doubt == "not-on-die":
+            return message(N_("The camera sees {face}, which this die does not carry."), face=words.face(label))
+        return message(N_("The camera thinks it shows {face} but is not sure."), face=words.face(label))
+
+    def _ask_face(self, draft: _Draft, fact: str, die_id: int, obs: DieObservation, kind: str,
+                  text: Mapping[str, Any] | None = None) -> Question:
+        """Ask which face engine die ``die_id`` shows: the die by what it is and where it lies, what
+        the camera thinks, and every face it may show, the camera's guess first. A hero the camera
+        cannot read may also rest on an edge (the heroes are rolled again)."""
+        game = self.game
+        x, y = self._area(obs)
+        spot = places.where(game, x, y, obs.angle_deg)
+        doubt = self._doubt(die_id, obs)
+        label = self._label(obs)
+        guess = label if doubt == "unsure" else None
+        faces = self._face_choices(die_id)
+        ordered = ([guess] if guess in faces else []) + [f for f in faces if f != guess]
+        choices: dict[str, Any] = {c: c for c in ordered}
+        said: dict[str, Any] = {}
+        if text is None:
+            text = message(N_("Which face does {die}, {where}, show?"), die=die_words(game, die_id), where=spot)
+        if kind == "hero-face" and doubt == "unreadable":
+            choices.update({"on-edge": ON_EDGE, "read-again": "reread"})
+            said = {"on-edge": message(N_("on an edge: roll again")),
+                    "read-again": message(N_("it lies flat: read it again"))}
+        about = {"about": kind, "die": die_id, "camera": obs.die_id, "x": round(obs.x_mm, 1), "y": round(obs.y_mm, 1),
+                 "why": doubt, "guess": guess, "colour": obs.colour,
+                 "reading": {"face": obs.face.label, "confidence": round(obs.face.confidence, 3)}}
+        about["oracle" if game.dice[die_id].role == "oracle" else "hero"] = die_id
+        return self._ask(draft, fact, text, choices, self._reading(die_id, obs), about=about, said=said)
 
     def _face_choices(self, die_id: int) -> tuple[str, ...]:
         """Every face engine die ``die_id`` may show (see :meth:`Collection.possible_faces`)."""
@@ -596,14 +669,132 @@ class PuxesReferee:
                            prefix=[(player, Move(played[0]))])
 
     def _maybe_wake(self, player: int, snap: TableSnapshot) -> list[Call | Question]:
+        """A sleeping oracle of ``player`` now in their public garden: they woke it. The camera may
+        have lost the die on its way there (it then sees a die it does not know in the garden): it is
+        the one sleeping oracle no longer seen where it was set aside, or the players say which."""
         game = self.game
         legal = [a for a in game.legal_actions(player) if isinstance(a, Wake)]
+        gardens = {"temples": [t.index for t in game.temples if t.owner == player and t.status == "standing"]}
         for action in legal:
             obs = self._find(snap, self.camera_id(action.oracle))
-            gardens = {"temples": [t.index for t in game.temples if t.owner == player and t.status == "standing"]}
             if obs is not None and obs.on_mat and self._in_garden(gardens, obs):
                 return [self.player_action(player, action)]
+        strangers = [d for d in self._strangers(snap) if self._in_garden(gardens, d)]
+        if not strangers or not legal:
+            return []
+        new = strangers[0]
+        gone = [a.oracle for a in legal if self._find(snap, self.camera_id(a.oracle)) is None]
+        if len(gone) == 1:
+            self._bind(new.die_id, gone[0], snap)
+            return [self.player_action(player, Wake(gone[0]))]
+        if not gone:
+            return []
+        draft = _Draft({"woke": None}, lambda f: [(player, Wake(f["woke"]))], {}, {}, 1.0,
+                       done=lambda f: self._bind(new.die_id, f["woke"], snap))
+        x, y = self._area(new)
+        choices = {f"oracle-{o}": o for o in gone}
+        said = {f"oracle-{o}": message(N_("{die}, which showed {face}"), die=die_words(game, o),
+                                       face=words.face(game.dice[o].face)) for o in gone}
+        return [self._ask(draft, "woke", message(N_("{player} set a die {where}: which of their sleeping oracles is it?"),
+                                                 player=game.named(player), where=places.where(game, x, y, new.angle_deg)),
+                          choices, message(N_("The camera lost sight of the die on its way to the garden.")),
+                          about={"about": "woke", "why": "lost", "camera": new.die_id, "x": round(new.x_mm, 1),
+                                 "y": round(new.y_mm, 1), "candidates": gone}, said=said)]
+
+    def _follow_lost(self, snap: TableSnapshot, displaced: Sequence[int]) -> None:
+        """One moved oracle no longer seen and one die the referee does not know just come onto the mat:
+        the camera lost that oracle on its way (nothing else brings a die onto the table during a shot),
+        so the new die is tied to it. A die fallen from a temple is not taken for one."""
+        missing = [o for o in displaced if self._find(snap, self.camera_id(o)) is None]
+        fallen = [p for s in snap.stacks if s.toppled for p in s.scattered_to]
+        strangers = [d for d in self._strangers(snap) if d.die_id in snap.moved and not any(
+            math.hypot(d.x_mm - px, d.y_mm - py) <= self.game.options.die_mm for px, py in fallen)]
+        if len(missing) == 1 and len(strangers) == 1:
+            self._bind(strangers[0].die_id, missing[0], snap)
+
+    def _misfit(self, snap: TableSnapshot) -> list[Question]:
+        """The table no longer fits the game and nothing the game waits for explains it: an oracle in
+        play gone from where the game has it, or not seen at all. Said at once, as a question the
+        players answer once they have put the table right (asked once for each still moment)."""
+        step = self.game.queue[0] if self.game.queue else None
+        if step is None or snap.timestamp <= self._consumed_at or snap.timestamp == self._misfit_at:
+            return []
+        game = self.game
+        if step["kind"] == "main" and all(self.camera_id(h) is not None for p in game.players for h in p.heroes):
+            new = next((d for d in self._strangers(snap) if d.die_id in snap.moved
+                        and game.table.inside(*self._area(d))), None)
+            if new is not None:
+                self._misfit_at = snap.timestamp
+                x, y = self._area(new)
+                draft = _Draft({"fit": None}, lambda f: [], {}, {}, 1.0)
+                return [self._ask(draft, "fit", message(N_("The camera sees a die it cannot tie to the game {where}."),
+                                                        where=places.where(game, x, y, new.angle_deg)),
+                                  {"read-again": "reread"},
+                                  message(N_("The table no longer fits the game: take away a die that is not in the "
+                                             "game, or set the die back where the game has it, then read the table "
+                                             "again.")),
+                                  about={"about": "misfit", "why": "misfit", "camera": new.die_id,
+                                         "x": round(new.x_mm, 1), "y": round(new.y_mm, 1), "step": "main"},
+                                  said={"read-again": message(N_("done: read the table again"))})]
+        if step["kind"] in ("main", "flick"):
+            return []
+        busy = {step.get("oracle")}
+        for d in game.oracle_dice():
+            cam = self.camera_id(d.id)
+            if d.status != "play" or d.x is None or cam is None or d.id in busy:
+                continue
+            obs = self._find(snap, cam)
+            where = places.where(game, d.x, d.y, d.angle or 0.0)
+            if obs is None or not obs.on_mat:
+                text = message(N_("The camera no longer sees {die}, which the game has {where}."),
+                               die=die_words(game, d.id), where=where)
+            elif math.hypot(self._area(obs)[0] - d.x, self._area(obs)[1] - d.y) > self.config.still_mm:
+                text = message(N_("The camera sees that {die} moved: the game has it {where}."),
+                               die=die_words(game, d.id), where=where)
+            else:
+                continue
+            self._misfit_at = snap.timestamp
+            draft = _Draft({"fit": None}, lambda f: [], {}, {}, 1.0)
+            return [self._ask(draft, "fit", text, {"read-again": "reread"},
+                              message(N_("The table no longer fits the game: put the die back where the game has it, "
+                                         "then read the table again.")),
+                              about={"about": "misfit", "why": "misfit", "oracle": d.id, "die": d.id, "camera": cam,
+                                     "x": round(d.x + self.config.area_origin_mm[0], 1),
+                                     "y": round(d.y + self.config.area_origin_mm[1], 1), "step": step["kind"]},
+                              said={"read-again": message(N_("it is back: read the table again"))})]
         return []
+
+    def _strangers(self, snap: TableSnapshot) -> list[DieObservation]:
+        """Dice lying alone on the mat that the referee cannot take for a die of the game, by id: dice
+        it has never tied to one, and dice tied to a temple die that lie apart while that temple
+        stands (the camera swapped them with a die of the temple), unless they lie where a toppled
+        temple's dice fell (see :meth:`_follow_lost` for the dice it never tied)."""
+        fallen = [p for s in snap.stacks if s.toppled for p in s.scattered_to]
+        out = []
+        for d in snap.dice:
+            if d.level != 1 or d.stack_id is not None or not d.on_mat:
+                continue
+            eng = self.binding.get(d.die_id)
+            if eng is not None:
+                temple = next((t for t in self.game.temples if eng in t.dice), None)
+                if temple is None or temple.status != "standing" or any(
+                        math.hypot(d.x_mm - px, d.y_mm - py) <= self.game.options.die_mm for px, py in fallen):
+                    continue
+            out.append(d)
+        return sorted(out, key=lambda d: d.die_id)
+
+    def _bind(self, cam: int, engine: int, snap: TableSnapshot | None = None) -> None:
+        """Tie camera die ``cam`` to engine die ``engine``, forgetting any other camera die tied to it.
+        When ``cam`` was tied to another die and ``engine``'s old camera die is still seen, the camera
+        swapped the two: the old one takes the other's place."""
+        old = [c for c, e in self.binding.items() if e == engine]
+        before = self.binding.get(cam)
+        for other in old:
+            del self.binding[other]
+        self.binding[cam] = engine
+        seen = {d.die_id for d in snap.dice} if snap is not None else set()
+        if before is not None and before != engine and old and old[0] in seen:
+            self.binding[old[0]] = before
 
     def _travel(self, oracle: int, snap: TableSnapshot) -> float:
         d = self.game.dice[oracle]
@@ -623,6 +814,7 @@ class PuxesReferee:
         """Work out an :class:`Outcome` from the snapshot, asking where a fact is too close to call."""
         game = self.game
         cfg = self.config
+        die_mm = game.options.die_mm
         displaced = self._displaced_oracles(snap)
         if not prefix and not displaced and not any(s.toppled for s in snap.stacks):
             spitter = self.camera_id(step["die"]) if step["what"] == "spit" else None
@@ -635,7 +827,9 @@ class PuxesReferee:
         rests: dict[int, tuple[float, float, float, str | None]] = {}
         if played is not None and played not in displaced:
             displaced.append(played)
+        self._follow_lost(snap, displaced)
         confidence = 1.0
+        doubted: dict[int, DieObservation] = {}     # oracles whose face the camera cannot say surely
         for o in displaced:
             obs = self._find(snap, self.camera_id(o))
             die = game.dice[o]
@@ -647,19 +841,16 @@ class PuxesReferee:
             margin = min(x, y, game.table.size_x - x, game.table.size_y - y)
             facts[f"left:{o}"] = margin < 0
             flips[f"{'in' if margin < 0 else 'out'}:{o}"] = (f"left:{o}", margin >= 0)
-            about = {"oracle": o, "camera": obs.die_id, "x": round(obs.x_mm, 1), "y": round(obs.y_mm, 1)}
+            about = {"oracle": o, "die": o, "camera": obs.die_id, "x": round(obs.x_mm, 1), "y": round(obs.y_mm, 1)}
             if abs(margin) <= cfg.line_margin_mm:
-                questions.append((f"left:{o}", message(N_("Did {oracle} leave the play area?"), oracle=words.oracle(game, o)),
+                questions.append((f"left:{o}", message(N_("Did {die} leave the play area? Its centre is right on the edge."),
+                                                       die=die_words(game, o)),
                                   {"yes": True, "no": False},
-                                  message(N_("Its centre is {distance} mm from the edge of the area."),
-                                          distance=f"{abs(margin):.1f}"), {"about": "left", **about}))
+                                  message(N_("Too close to the edge for the camera to tell.")),
+                                  {"about": "left", "why": "line", "distance_mm": round(margin, 1), **about}))
             face = self._label(obs)
-            if face is None or obs.face.confidence < cfg.min_confidence:
-                choices = self._face_choices(o)
-                questions.append((f"face:{o}", message(N_("Which face does {oracle} show now?"),
-                                                       oracle=words.oracle(game, o)),
-                                  {c: c for c in choices}, self._reading(obs), {"about": "oracle-face", **about}))
-            if face is not None and not game.collection.face_allowed(die.name, face):
+            if self._doubt(o, obs) is not None:
+                doubted[o] = obs
                 face = None
             facts[f"face:{o}"] = face
             confidence = min(confidence, obs.face.confidence if face is not None else 1.0)
@@ -673,22 +864,23 @@ class PuxesReferee:
                 facts[key] = gap < 0
                 flips[f"{'clear' if gap < 0 else 'sacred'}:{o}:{temple.index}"] = (key, gap >= 0)
                 if abs(gap) <= cfg.line_margin_mm:
-                    questions.append((key, message(N_("Is {oracle} in {garden}?"), oracle=words.oracle(game, o),
+                    questions.append((key, message(N_("Is {die} in {garden}? Its nearest corner is right on the line."),
+                                                   die=die_words(game, o),
                                                    garden=words.garden(game, temple.index, "sacred")),
                                       {"yes": True, "no": False},
-                                      message(N_("Its nearest corner is {distance} mm from the line."),
-                                              distance=f"{abs(gap):.1f}"),
-                                      {"about": "sacred", "temple": temple.index, **about}))
+                                      message(N_("Too close to the line for the camera to tell.")),
+                                      {"about": "sacred", "why": "line", "temple": temple.index,
+                                       "distance_mm": round(gap, 1), **about}))
             if game.options.fortress and game.table.fortress is not None:
                 fx, fy, fr = game.table.fortress
                 gap = math.hypot(x - fx, y - fy) - fr
                 facts[f"fortress:{o}"] = gap <= 0
                 if abs(gap) <= cfg.line_margin_mm:
-                    questions.append((f"fortress:{o}", message(N_("Is {oracle} in the fortress?"),
-                                                               oracle=words.oracle(game, o)),
+                    questions.append((f"fortress:{o}", message(N_("Is {die} in the fortress? Its centre is right on "
+                                                                  "the fortress's edge."), die=die_words(game, o)),
                                       {"yes": True, "no": False},
-                                      message(N_("Its centre is {distance} mm from the edge of the fortress."),
-                                              distance=f"{abs(gap):.1f}"), {"about": "fortress", **about}))
+                                      message(N_("Too close to the line for the camera to tell.")),
+                                      {"about": "fortress", "why": "line", "distance_mm": round(gap, 1), **about}))
         facts["touched"] = [o for o in displaced if o != played]
         # a fallen temple
         facts["toppled"] = None
@@ -706,22 +898,30 @@ class PuxesReferee:
             facts["toppled"] = temple
             facts["topple_stack"] = stack.stack_id
             flips["not-toppled"] = ("toppled", None)
-            nearest = math.inf
+            nearest, lo = math.inf, math.inf       # the gap to the nearest oracle, and its least possible value
             for sx, sy in stack.scattered_to:
                 ax, ay = sx - cfg.area_origin_mm[0], sy - cfg.area_origin_mm[1]
                 if not game.table.inside(ax, ay):
                     facts["toppled_left"] = True
+                fallen = next((d for d in snap.dice if d.level == 1 and math.hypot(d.x_mm - sx, d.y_mm - sy) <= die_mm / 2),
+                              None)
                 for o in game.oracle_dice():
-                    pos = (rests[o.id][0], rests[o.id][1]) if o.id in rests else (o.x, o.y)
+                    pos = rests[o.id][:3] if o.id in rests else (o.x, o.y, o.angle)
                     if o.status == "play" and pos[0] is not None and not facts.get(f"left:{o.id}"):
-                        nearest = min(nearest, math.hypot(ax - pos[0], ay - pos[1]) - game.options.die_mm)
-            facts["toppled_touches"] = nearest <= cfg.touch_mm
-            flips["temple-touches" if nearest > cfg.touch_mm else "temple-clear"] = ("toppled_touches", nearest > cfg.touch_mm)
-            if abs(nearest - cfg.touch_mm) <= cfg.line_margin_mm:
-                questions.append(("toppled_touches", message(N_("Does the fallen temple die touch an oracle?")),
+                        both = None if fallen is None or pos[2] is None else \
+                            ((ax, ay, fallen.angle_deg), (pos[0], pos[1], pos[2]))
+                        low, high = gap_bounds((ax, ay), (pos[0], pos[1]), die_mm, both)
+                        nearest, lo = min(nearest, high), min(lo, low)
+            touches = nearest <= cfg.touch_mm
+            facts["toppled_touches"] = touches
+            flips["temple-clear" if touches else "temple-touches"] = ("toppled_touches", not touches)
+            if nearest > cfg.touch_mm - cfg.line_margin_mm and lo <= cfg.touch_mm + cfg.line_margin_mm:
+                questions.append(("toppled_touches", message(N_("{temple} fell: does its fallen die touch an oracle?"),
+                                                             temple=words.temple(game, temple, start=True)),
                                   {"yes": True, "no": False},
-                                  message(N_("The gap is about {distance} mm."), distance=f"{max(nearest, 0):.1f}"),
-                                  {"about": "fallen-temple", "temple": temple}))
+                                  message(N_("Too close to an oracle for the camera to tell.")),
+                                  {"about": "fallen-temple", "why": "line", "temple": temple,
+                                   "distance_mm": round(nearest, 1)}))
             break
         # Séduction: a Petit gris knocked off its oracle
         facts["dislodged"] = []
@@ -752,11 +952,35 @@ class PuxesReferee:
             return [(CHANCE, outcome)]
 
         draft = _Draft(facts, build, flips, {}, confidence, prefix=list(prefix))
-        if questions:
+        faces = [o for o in doubted if not self._face_moot(draft, o, asked=[q[0] for q in questions])]
+        if questions or faces:
             for fact, text, choices, why, about in questions:
                 self._ask(draft, fact, text, choices, why, about=about)
+            for o in faces:
+                self._ask_face(draft, f"face:{o}", o, doubted[o], "oracle-face")
             return list(self.questions.values())
         return [self._commit(draft, confidence)]
+
+    def _face_moot(self, draft: _Draft, oracle: int, asked: Sequence[str]) -> bool:
+        """Whether the face oracle ``oracle`` shows after a flick changes nothing, whatever it is: it
+        left the area (the engine keeps no face for an oracle out of play; a woken or replaced oracle
+        is given its face anew), or, whichever face it shows, the flick ends the game or puts it to
+        sleep. Decided only when no other fact is still asked (the facts then are the camera's)."""
+        if draft.facts.get(f"left:{oracle}") and f"left:{oracle}" not in asked:
+            return True
+        if asked:
+            return False
+        for face in self._face_choices(oracle):
+            facts = {**draft.facts, f"face:{oracle}": face}
+            trial = self.game.clone()
+            try:
+                for player, action in draft.prefix + draft.build(facts):
+                    trial.apply(player, action)
+            except RuleError:
+                return False
+            if not trial.is_over() and trial.dice[oracle].status == "play":
+                return False
+        return True
 
     def _temple_of(self, stack: Stack) -> int | None:
         for cam in stack.dice:
@@ -874,6 +1098,8 @@ class PuxesReferee:
             self._consumed_at = max(self._consumed_at, self._last.timestamp)
         if draft.facts.get("topple_stack") is not None:
             self._topples_seen.add(draft.facts["topple_stack"])
+        if draft.done is not None:
+            draft.done(draft.facts)
         call = self._make_call(None, events, applied, confidence, alternatives=tuple(draft.flips), suffix=draft.note)
         self._records[call.call_id] = _Record(call, start, dict(draft.facts), draft.build, dict(draft.flips), list(draft.prefix))
         return call

@@ -29,7 +29,7 @@ from typing import Any
 
 from controller import i18n
 from controller.engines.puxes import PuxesGame, words
-from controller.engines.puxes.actions import Outcome
+from controller.engines.puxes.actions import Outcome, Wake
 from controller.i18n import N_, _, message
 from controller.referee.common import Call, Question, RefereeConfig
 from controller.referee.demo.camera import TableCamera
@@ -112,9 +112,11 @@ class DemoResult:
     referee_winners: tuple[int, ...]
     divergence: Mapping[str, Any] | None     # the first difference from the truth, or None
     names: tuple[str, ...] = NAMES
+    missed: int = 0                          # calls of the true game after the divergence the referee did not make
 
     @property
     def agreed(self) -> bool:
+        """Whether the referee's game matched the true game at every still moment to the end."""
         return self.divergence is None
 
     @property
@@ -123,7 +125,14 @@ class DemoResult:
 
     @property
     def agreement(self) -> float:
-        return self.calls_matched / self.calls if self.calls else 1.0
+        """The share of calls that match the true game: once the games differ, every call the referee
+        makes and every call of the true game it does not make counts as a mismatch."""
+        counted = self.calls + self.missed
+        return self.calls_matched / counted if counted else 1.0
+
+    def asked(self) -> list[Asked]:
+        """Every question asked, in order."""
+        return [a for step in self.steps for a in step.asked]
 
     def summary(self, lang: str | None = None) -> list[str]:
         """The figures as sentences, in ``lang`` (default: the process's)."""
@@ -151,7 +160,8 @@ class DemoResult:
                         ms=f"{self.ms_per_frame:.1f}", render=f"{1000 * self.render_s / frames:.1f}",
                         vision=f"{1000 * self.vision_s / frames:.1f}")),
             say(message(N_("The referee's game matches the true game.")) if self.agreed else
-                message(N_("First difference: {difference}"), difference=self.divergence)),
+                message(N_("First difference: {difference} After it, {missed} calls of the true game were not made "
+                           "by the referee."), difference=self.divergence, missed=self.missed)),
         ]
 
 
@@ -164,6 +174,7 @@ def _said(question: Question) -> Any:
 QUESTION_KINDS: Mapping[str, str] = {
     "hero-face": N_("a hero's face"), "oracle-face": N_("an oracle's face"), "left": N_("the edge of the area"),
     "sacred": N_("a sacred garden"), "fallen-temple": N_("a fallen temple"), "fortress": N_("the fortress"),
+    "woke": N_("which oracle was woken"), "misfit": N_("a die not where the game has it"),
     "other": N_("something else"),
 }
 
@@ -274,6 +285,11 @@ class Players:
             return ("yes" if outcome is not None and outcome.toppled_touches else "no"), kind
         if kind == "fortress":
             return "no", kind
+        if kind == "woke":
+            woken = next((a.oracle for _, a in (last.truth if last else []) if isinstance(a, Wake)), None)
+            return next((c for c in q.choices if c == f"oracle-{woken}"), q.choices[0]), kind
+        if kind == "misfit":
+            return q.choices[0], kind
         return q.choices[0], "other"
 
     def _face_choice(self, q: Question, body: Body | None) -> str:
@@ -309,7 +325,7 @@ def run_demo(seed: int = 1, players: int = 2, max_turns: int | None = None,
     people = Players(table)
     steps: list[DemoStep] = []
     by_kind: collections.Counter[str] = collections.Counter()
-    calls = matched = questions = 0
+    calls = matched = questions = missed = 0
     divergence: Mapping[str, Any] | None = None
     for index, tr in enumerate(table.play(max_turns)):
         frames_before = camera.stats.frames
@@ -336,10 +352,12 @@ def run_demo(seed: int = 1, players: int = 2, max_turns: int | None = None,
             diffs.insert(0, message(N_("the table never became still for the camera")))
         truth_decision = headline(tr.events) if tr.truth else None
         calls += len(made)
-        if not diffs:
-            matched += len(made)
-        elif divergence is None:
+        if diffs and divergence is None:
             divergence = divergence_words(tr.turn, tr.label, diffs)
+        if divergence is None:
+            matched += len(made)
+        else:
+            missed += max(0, len(tr.told) + (1 if tr.truth else 0) - len(made))
         step = DemoStep(index, tr.turn, tr.label, made, asked, truth_decision, diffs, camera.stats.frames - frames_before)
         steps.append(step)
         if progress is not None:
@@ -349,7 +367,7 @@ def run_demo(seed: int = 1, players: int = 2, max_turns: int | None = None,
     wall = time.perf_counter() - start
     return DemoResult(seed, players, truth.turn_number, steps, calls, matched, questions, dict(by_kind),
                       camera.stats.frames, camera.stats.snapshots, wall, camera.stats.render_s, camera.stats.vision_s,
-                      truth.is_over(), truth.winners(), referee.game.winners(), divergence, NAMES)
+                      truth.is_over(), truth.winners(), referee.game.winners(), divergence, NAMES, missed)
 
 
 def divergence_words(turn: int, label: Mapping[str, Any], diffs: Sequence[Mapping[str, Any]]) -> Mapping[str, Any]:

@@ -2,7 +2,8 @@
 
 In a photo with no picture of the empty surface, :func:`find_dice` uses the learned die finder and
 face reader (:mod:`controller.vision.dicenet`, :func:`find_learned`) where their weights are
-present. With the empty mat (the live table) or a face library of symbol dice, which the networks
+present, looking at the photo resized so that its dice come out at the size the finder knows
+(:func:`learned_scale`). With the empty mat (the live table) or a face library of symbol dice, which the networks
 have never seen, it uses the classical finder below.
 
 The classical finder looks for regions that stand out from the surface the dice lie on: against an
@@ -29,6 +30,8 @@ import numpy as np
 from controller.vision import dicenet as _dicenet
 from controller.vision import pipnet as _pipnet
 from controller.vision import pips as _pips
+from controller.vision.faces import looks_taught
+from controller.vision.pipnet import PipNet
 from controller.vision.snapshot import DieFace
 
 if TYPE_CHECKING:
@@ -99,13 +102,51 @@ NET_VERY_SURE = 0.6
 LEARNED_MIN_SCORE = 0.3
 LEARNED_DIE = 0.35
 
-#: A pip layout's size replaces the learned finder's where the two are within this factor range.
+#: A pip layout's size replaces the learned finder's where the two are within this factor range,
+#: and its centre the finder's where the two are within this share of the face's side.
 SIZE_FIT_RANGE = (0.4, 2.5)
+CENTRE_FIT_REACH = 0.35
+
+#: The face side, in pixels, the learned finder sees best: its training photos' dice were about
+#: 40 pixels across, shown at 0.55x to 1.6x. Photos are resized so that their dice come out so.
+LEARNED_SIDE = 40.0
+
+#: A photo is first looked at with its long side at most this many pixels, then at a half, a
+#: quarter... of that, down to :data:`PROBE_MIN_SIDE` (see :func:`learned_scale`).
+PROBE_SIDE = 640
+PROBE_MIN_SIDE = 100
+
+#: The finder's centre probability from which a die counts towards the scale estimate; and how much
+#: more another look's sure dice must weigh for it to judge the scale rather than the first look
+#: (:func:`learned_scale`; on a tilted camera's photo, a die's top and front face together look like
+#: a larger die to a smaller look).
+PROBE_SCORE = 0.5
+FIRST_MARGIN = 1.25
+
+#: The surest dice of a look read to weigh it, at most.
+PROBE_DICE = 8
+
+#: The resizing applied to a photo is kept within these factors (a 16-pixel die is enlarged 2.5
+#: times; a 250-pixel die in a large photo shrunk 6 times).
+SCALE_RANGE = (1 / 8, 3.0)
+
+#: The finder was trained on dice of :data:`LEARNED_SIDE` shown 0.55 to 1.6 times as large: dice
+#: seen within this factor of that size are looked at as they are.
+RESCALE_MIN = 1.5
 
 #: Below this probability of its likeliest face, a die found by the learned finder is unreadable.
 #: On the validation parts, with a reader trained without them, readings at 0.35 or over were right
 #: 205 times in 209, and under it wrong more often than right.
 LEARNED_SURE = 0.35
+
+#: A learned reading's confidence is the reader's probability of its face, averaged over the
+#: crop's eight views. Where all eight views see that face, the reader gives it at least this,
+#: and the pip layouts read the same face, two readers that go wrong in different ways agree: the
+#: confidence is then that of either being right, ``1 - (1 - reader) * (1 - layouts)``. On the
+#: training and validation photos, as they are, halved, tripled and re-encoded (2,567 dice), this
+#: asked about a sixth fewer dice at the referee's rule (0.8) and added no wrong confident reading
+#: (from 0.45 up); readings of 0.8 or more were wrong once, on a die labelled wrong.
+LEARNED_AGREED = 0.5
 
 
 def _odd(n: float) -> int:
@@ -228,11 +269,13 @@ def read_face(crop_bgr: np.ndarray, faces: FaceLibrary | None = None,
     ``face_side``: the face's side as a fraction of the crop's side (default: the crop is the face).
     ``source_px``: the face's side in the camera's pixels, when the crop was enlarged from fewer
     (see :func:`controller.vision.pips.spot_map`).
-    With a face library, symbol faces are tried first; a pip reading is returned otherwise.
+    With a face library, symbol faces are tried first; a pip reading is returned otherwise. A face
+    the library takes for one of its own but cannot tell which stays unreadable: read as pips, a
+    DiXe head would pass for a one.
     """
     if faces is not None and len(faces):
         symbol = faces.match(crop_bgr, face_side or 1.0)
-        if symbol.readable:
+        if looks_taught(symbol):
             return symbol
     return _pips.read_pips(crop_bgr, face_side, source_px=source_px)
 
@@ -269,6 +312,14 @@ def _read_at(image_bgr: np.ndarray, center: tuple[float, float], size: float, an
     return DieFace(pips=fit.pips, confidence=round(confidence, 3)), placed, near
 
 
+def _check_image(image_bgr: np.ndarray | None) -> None:
+    """ValueError unless ``image_bgr`` is a colour image with pixels."""
+    if image_bgr is None or image_bgr.ndim != 3 or image_bgr.shape[2] != 3:
+        raise ValueError("find_dice needs a colour (BGR, 3-channel) image")
+    if image_bgr.size == 0:
+        raise ValueError("find_dice was given an empty image (0 pixels): check the camera or the file")
+
+
 def candidates(image_bgr: np.ndarray, die_size_px: float | None = None, background_bgr=None,
                mask=None, faces: FaceLibrary | None = None) -> list[Candidate]:
     """Every place that may hold a die, each read by pip layouts.
@@ -279,8 +330,7 @@ def candidates(image_bgr: np.ndarray, die_size_px: float | None = None, backgrou
     again in a crop centred and squared on the pip layout found, at that die's own scale (dice
     differ in size and perspective makes near ones bigger).
     """
-    if image_bgr is None or image_bgr.ndim != 3 or image_bgr.shape[2] != 3:
-        raise ValueError("find_dice needs a colour (BGR, 3-channel) image")
+    _check_image(image_bgr)
     fg = foreground(image_bgr, background_bgr, mask, die_size_px)
     blob_size = die_size_px or estimate_die_size(fg)
     if blob_size is None:
@@ -394,63 +444,171 @@ def find_dice(image_bgr: np.ndarray, die_size_px: float | None = None, backgroun
     return _distinct(found)
 
 
+def learned_scale(image_bgr: np.ndarray, finder: _dicenet.DiceNet
+                  ) -> tuple[float, list[_dicenet.NetDetection]]:
+    """The factor by which to resize a photo for the finder, so that its dice come out at a size
+    it knows (:data:`LEARNED_SIDE`, within :data:`RESCALE_MIN`), and the finder's detections in
+    the photo so resized.
+
+    The photo is looked at with its long side at :data:`PROBE_SIDE` pixels (or as it is, when
+    smaller, and then also twice as large), then at a half, a quarter... of that, down to
+    :data:`PROBE_MIN_SIDE`. The look whose sure dice (centre probability :data:`PROBE_SCORE` or
+    more) add up to the most probability is the one nearest the right scale: shown dice far larger
+    than it knows, the finder sees parts of them, many but unsure; shown dice far smaller, a few
+    unsure blobs. That look's sure dice's median size tells the dice's size. The photo as first
+    looked at stands where its dice come out at a size the finder knows; else the look nearest to
+    :data:`LEARNED_SIDE`, or a new one there, whose size is checked once more (the finder's sizes
+    flatten out beyond the sizes it was trained on).
+    """
+    h, w = image_bgr.shape[:2]
+    first = min(1.0, PROBE_SIDE / max(h, w))
+    scales = ([2.0 * first] if max(h, w) < PROBE_SIDE else []) + [first]
+    while max(h, w) * scales[-1] / 2.0 >= PROBE_MIN_SIDE:
+        scales.append(scales[-1] / 2.0)
+    looks: dict[float, list[_dicenet.NetDetection]] = {}
+    sures: dict[float, list[_dicenet.NetDetection]] = {}
+    for scale in scales:
+        looks[scale] = finder.detect(_resized(image_bgr, scale), LEARNED_MIN_SCORE)
+        sure = [d for d in looks[scale] if d.score >= PROBE_SCORE][:PROBE_DICE]
+        if sure:
+            sures[scale] = sure
+    if not sures:
+        return first, looks[first]
+    if len(sures) == 1:
+        best = next(iter(sures))
+    else:
+        reader = _dicenet.default_reader()
+        weights = {s: _look_weight(image_bgr, sure, s, reader) for s, sure in sures.items()}
+        best = max(weights, key=lambda s: weights[s])
+        if first in weights and weights[first] * FIRST_MARGIN >= weights[best]:
+            best = first
+    side = float(np.median([d.size for d in sures[best]])) / best
+    near = [s for s in looks if abs(math.log(s * side / LEARNED_SIDE)) < math.log(RESCALE_MIN)]
+    if near:
+        scale = first if first in near else min(near, key=lambda s: abs(math.log(s * side / LEARNED_SIDE)))
+        return scale, looks[scale]
+    scale = float(np.clip(LEARNED_SIDE / side, *SCALE_RANGE))
+    dets = finder.detect(_resized(image_bgr, scale), LEARNED_MIN_SCORE)
+    sure = [d.size for d in dets if d.score >= PROBE_SCORE]
+    if sure:
+        again = float(np.clip(scale * LEARNED_SIDE / float(np.median(sure)), *SCALE_RANGE))
+        if abs(math.log(again / scale)) >= math.log(RESCALE_MIN):
+            scale = again
+            dets = finder.detect(_resized(image_bgr, scale), LEARNED_MIN_SCORE)
+    return scale, dets
+
+
+def _look_weight(image_bgr: np.ndarray, sure: list[_dicenet.NetDetection], scale: float,
+                 reader: PipNet | None) -> float:
+    """How well a look at ``scale`` sees dice: the mean over its sure dice of the finder's centre
+    probability times how surely the face reader, shown each in one view, reads a face there (the
+    finder's own face probability without the reader). A part of a die reads as no die or no clear
+    face."""
+    if reader is None:
+        return float(np.mean([d.score * float(d.faces.max()) for d in sure]))
+    side = _dicenet.input_side(reader)
+    crops = np.stack([_dicenet.reader_input(image_bgr, (d.center[0] / scale, d.center[1] / scale), d.size / scale,
+                                            side) for d in sure])
+    p = reader.probabilities(crops)
+    return float(np.mean(np.array([d.score for d in sure]) * p[:, :_pipnet.NOT_A_DIE].max(axis=1)))
+
+
+def _resized(image_bgr: np.ndarray, scale: float) -> np.ndarray:
+    if scale == 1.0:
+        return image_bgr
+    h, w = image_bgr.shape[:2]
+    size = (max(1, round(w * scale)), max(1, round(h * scale)))
+    return cv2.resize(image_bgr, size, interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR)
+
+
+def learned_places(image_bgr: np.ndarray, finder: _dicenet.DiceNet, die_size_px: float | None = None,
+                   mask: np.ndarray | None = None) -> tuple[list[_dicenet.NetDetection], np.ndarray]:
+    """The places the learned finder takes for dice, in the photo's pixels, and the face reader's
+    probabilities for each of their eight views (8 x places x 7: faces 1..6, "not a die"); without
+    the reader's weights, the finder's own face probabilities in every view."""
+    _check_image(image_bgr)
+    h, w = image_bgr.shape[:2]
+    if die_size_px:
+        scale = float(np.clip(LEARNED_SIDE / die_size_px, *SCALE_RANGE))
+        seen = finder.detect(_resized(image_bgr, scale), LEARNED_MIN_SCORE)
+    else:
+        scale, seen = learned_scale(image_bgr, finder)
+    dets = []
+    for det in seen:
+        x, y = det.center[0] / scale, det.center[1] / scale
+        if mask is None or mask[min(h - 1, max(0, int(y))), min(w - 1, max(0, int(x)))]:
+            dets.append(_dicenet.NetDetection((x, y), det.size / scale, det.score, det.faces))
+    reader = _dicenet.default_reader()
+    if reader is None or not dets:
+        return dets, np.repeat(np.array([np.append(d.faces, 0.0) for d in dets],
+                                        np.float32).reshape(1, -1, 7), 8, axis=0)
+    side = _dicenet.input_side(reader)
+    crops = np.stack([_dicenet.reader_input(image_bgr, det.center, die_size_px or det.size, side)
+                      for det in dets])
+    return dets, _dicenet.read_views(reader, crops)
+
+
 def find_learned(image_bgr: np.ndarray, finder: _dicenet.DiceNet, die_size_px: float | None = None,
                  mask: np.ndarray | None = None) -> list[DieDetection]:
     """The dice the learned finder sees (:mod:`controller.vision.dicenet`), each face read by its
     second stage, the face reader, where its weights are present, else by the finder's own face
-    probabilities. The pip layouts, fitted where the reading says, give each face's turn."""
-    if image_bgr is None or image_bgr.ndim != 3 or image_bgr.shape[2] != 3:
-        raise ValueError("find_dice needs a colour (BGR, 3-channel) image")
-    h, w = image_bgr.shape[:2]
-    dets = []
-    for det in finder.detect(image_bgr, LEARNED_MIN_SCORE):
-        x, y = det.center
-        if mask is None or mask[min(h - 1, max(0, int(y))), min(w - 1, max(0, int(x)))]:
-            dets.append(det)
+    probabilities. The pip layouts, fitted where the reading says, give each face's turn.
+
+    The finder looks at the photo resized so that its dice are about :data:`LEARNED_SIDE` pixels
+    across: by ``die_size_px`` when given (the mat's calibration), else by :func:`learned_scale`.
+    The reader reads each die in the photo itself."""
+    dets, views = learned_places(image_bgr, finder, die_size_px, mask)
     sizes = [float(die_size_px or det.size) for det in dets]
-    reader = _dicenet.default_reader()
-    if reader is not None and dets:
-        side = _dicenet.input_side(reader)
-        probs = _dicenet.read(reader, np.stack([_dicenet.reader_input(image_bgr, det.center, size, side)
-                                                for det, size in zip(dets, sizes)]))
-    else:
-        probs = [np.append(det.faces, 0.0) for det in dets]
+    probs = views.mean(axis=0) if len(dets) else []
     kept = []
-    for det, size, p in zip(dets, sizes, probs):
+    for n, (det, size, p) in enumerate(zip(dets, sizes, probs)):
         die = det.score * (1.0 - float(p[_pipnet.NOT_A_DIE]))
         if die < LEARNED_DIE:
             continue
-        face = _learned_face(p)
-        angle, fitted = 0.0, None
-        if face.pips is not None and face.pips > 1:
-            _, fit, _ = _read_at(image_bgr, det.center, size, 0.0, (size / 12.0, size / 2.0))
+        face = _learned_face(views[:, n])
+        centre, angle, fitted = det.center, 0.0, None
+        if face.pips is not None:
+            layout, fit, _ = _read_at(image_bgr, det.center, size, 0.0, (size / 12.0, size / 2.0))
+            face = _learned_face(views[:, n], layout)
             if fit is not None and fit.pips == face.pips:
-                angle = math.degrees(fit.angle) % 90.0
-                ratio = fit.step * FACE_PER_STEP / size
-                fitted = ratio if SIZE_FIT_RANGE[0] <= ratio <= SIZE_FIT_RANGE[1] else None
-        kept.append((die, det, size, face, angle, fitted))
+                # The layout places the face finer than the finder's grid, looking at a smaller
+                # copy of the photo, can.
+                if math.dist(fit.centre, det.center) < CENTRE_FIT_REACH * size:
+                    centre = fit.centre
+                if face.pips > 1:
+                    angle = math.degrees(fit.angle) % 90.0
+                    ratio = fit.step * FACE_PER_STEP / size
+                    fitted = ratio if SIZE_FIT_RANGE[0] <= ratio <= SIZE_FIT_RANGE[1] else None
+        kept.append((die, centre, size, face, angle, fitted))
     # The finder's sizes are rougher than the pip layouts': where a layout agreeing with the face
     # gives a size, that stands, and the others are scaled as those were (the dice in one photo
     # are seen alike). The sizes only place the corners; the reading is done.
     ratios = [fitted for *_, fitted in kept if fitted is not None]
-    scale = float(np.median(ratios)) if ratios and not die_size_px else 1.0
+    factor = float(np.median(ratios)) if ratios and not die_size_px else 1.0
     found: list[tuple[float, DieDetection]] = []
-    for die, det, size, face, angle, fitted in kept:
-        side = size if die_size_px else size * (fitted or scale)
-        found.append((die, _detection(Candidate(det.center, side, angle, face, 0, 0.0, 1.0), face)))
+    for die, centre, size, face, angle, fitted in kept:
+        side = size if die_size_px else size * (fitted or factor)
+        found.append((die, _detection(Candidate((float(centre[0]), float(centre[1])), side, angle, face, 0, 0.0,
+                                                1.0), face)))
     # The face reader has judged every place a die, read or not.
     return _distinct(found, unread_reach=DUPLICATE_REACH)
 
 
-def _learned_face(probs: np.ndarray) -> DieFace:
-    """The face from the reader's probabilities (faces, then "not a die"); without the reader's
-    weights, the finder's own face probabilities stand in. The reader alone reads better than
-    the two mixed: on the validation photos any share of the finder's lowered the accuracy."""
-    p = probs[:_pipnet.NOT_A_DIE] / max(1e-6, float(probs[:_pipnet.NOT_A_DIE].sum()))
+def _learned_face(views: np.ndarray, layout: DieFace | None = None) -> DieFace:
+    """The face from the reader's probabilities for each view of a crop (8 x 7: faces, then "not a
+    die"), and how sure it is (:data:`LEARNED_AGREED`), given the pip layouts' reading of it;
+    without the reader's weights, the finder's own face probabilities stand in. The reader alone
+    reads better than mixed with the finder's: on the validation photos any share of the
+    finder's lowered the accuracy."""
+    faces = views[:, :_pipnet.NOT_A_DIE] / np.maximum(1e-6, views[:, :_pipnet.NOT_A_DIE].sum(axis=1, keepdims=True))
+    p = faces.mean(axis=0)
     best = int(np.argmax(p))
     sure = float(p[best])
     if sure < LEARNED_SURE:
         return DieFace(confidence=round(sure, 3))
+    if (layout is not None and layout.pips == best + 1 and sure >= LEARNED_AGREED
+            and bool(np.all(faces.argmax(axis=1) == best))):
+        sure = max(sure, 1.0 - (1.0 - sure) * (1.0 - layout.confidence))
     return DieFace(pips=best + 1, confidence=round(sure, 3))
 
 
@@ -521,7 +679,10 @@ def read_crop(crop_bgr: np.ndarray, faces: FaceLibrary | None = None) -> DieFace
         return _read_crop_classical(crop_bgr, square, faces, _centred_reading(square, faces))
     x = _dicenet.reader_input(square, (side / 2, side / 2), _dicenet.CROP_FACE_SIDE * side,
                               _dicenet.input_side(reader))
-    learned = _learned_face(_dicenet.read(reader, x[None])[0])
+    views = _dicenet.read_views(reader, x[None])[:, 0]
+    learned = _learned_face(views)
+    if learned.readable and learned.confidence >= LEARNED_AGREED:
+        return _learned_face(views, _centred_reading(square, faces))
     if learned.readable:
         return learned
     centred = _centred_reading(square, faces)

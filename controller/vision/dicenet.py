@@ -197,11 +197,17 @@ def read(reader: PipNet, inputs: np.ndarray) -> np.ndarray:
     """The reader's class probabilities (faces 1..6, then "not a die") for a batch of
     :func:`reader_input` crops, averaged over each crop's quarter turns and mirror images (a face's
     value does not change with them)."""
+    return read_views(reader, inputs).mean(axis=0)
+
+
+def read_views(reader: PipNet, inputs: np.ndarray) -> np.ndarray:
+    """The reader's class probabilities for each of the eight quarter turns and mirror images of each
+    :func:`reader_input` crop (8 x n x 7): where the views disagree, the reading is unsure."""
     if not len(inputs):
-        return np.zeros((0, 7), np.float32)
+        return np.zeros((8, 0, 7), np.float32)
     views = [np.rot90(v, k, axes=(2, 3)) for v in (inputs, inputs[:, :, :, ::-1]) for k in range(4)]
     p = reader.probabilities(np.ascontiguousarray(np.concatenate(views)))
-    return p.reshape(8, len(inputs), -1).mean(axis=0)
+    return p.reshape(8, len(inputs), -1)
 
 
 @functools.lru_cache(maxsize=1)

@@ -9,6 +9,11 @@ Two layouts are read:
 
 A found die matches a label when its centre lies inside the labelled box (some label sets box only the
 pip pattern); each label matches at most one die and the reverse, nearest centre first.
+
+A reading is *confident* when the referee would call on it without asking the players: readable, with
+a confidence of at least the referee's ``min_confidence`` (:data:`CONFIDENT`); every other found die
+is *asked* about. Photos can also be read changed (:data:`VARIANTS`: half size, three times the size,
+re-encoded as JPEG at quality 40) to measure how the reader copes with other scales and cameras.
 """
 
 from __future__ import annotations
@@ -25,10 +30,40 @@ import cv2
 import numpy as np
 from threadpoolctl import threadpool_limits
 
+from controller.referee.common import RefereeConfig
+from controller.vision.snapshot import DieFace
+
 if TYPE_CHECKING:
     import concurrent.futures
 
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp")
+
+#: The confidence from which the referee calls on a reading without asking: the same rule here.
+CONFIDENT = RefereeConfig().min_confidence
+
+#: The ways a photo can be changed before it is read (:func:`changed`).
+VARIANTS = ("half", "x3", "jpeg40")
+
+
+def changed(image: np.ndarray, variant: str | None) -> np.ndarray:
+    """``image`` halved (area averaging), tripled (bicubic) or re-encoded as JPEG at quality 40;
+    unchanged for None. Labels are normalised to the image, so they hold for the changed one."""
+    if variant is None:
+        return image
+    if variant == "half":
+        h, w = image.shape[:2]
+        return cv2.resize(image, (max(1, w // 2), max(1, h // 2)), interpolation=cv2.INTER_AREA)
+    if variant == "x3":
+        return cv2.resize(image, None, fx=3, fy=3, interpolation=cv2.INTER_CUBIC)
+    if variant == "jpeg40":
+        _, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 40])
+        return cv2.imdecode(data, cv2.IMREAD_COLOR)
+    raise ValueError(f"unknown image variant {variant!r}: expected one of {', '.join(VARIANTS)}")
+
+
+def confident(face: DieFace) -> bool:
+    """Whether the referee calls on ``face`` without asking (:data:`CONFIDENT`)."""
+    return face.readable and face.confidence >= CONFIDENT
 
 
 class DatasetError(ValueError):
@@ -51,11 +86,13 @@ class Label:
 
 @dataclasses.dataclass(frozen=True)
 class Sample:
-    """One image to evaluate: either a photo with boxes, or a crop of one die (``crop_face``)."""
+    """One image to evaluate: either a photo with boxes, or a crop of one die (``crop_face``),
+    read as it is or changed (``variant``, one of :data:`VARIANTS`)."""
 
     image: Path
     labels: Path | None = None
     crop_face: int | None = None
+    variant: str | None = None
 
 
 @dataclasses.dataclass
@@ -67,6 +104,8 @@ class Result:
     matched: int = 0
     correct: int = 0
     unreadable: int = 0
+    confident: int = 0            # found dice read with the referee's confidence
+    confident_right: int = 0      # ... and read right
     seconds: float = 0.0          # spent decoding the images, finding and reading their dice
     errors: list[tuple[Path, tuple[float, float], int, str]] = dataclasses.field(default_factory=list)
 
@@ -76,6 +115,8 @@ class Result:
         self.matched += other.matched
         self.correct += other.correct
         self.unreadable += other.unreadable
+        self.confident += other.confident
+        self.confident_right += other.confident_right
         self.seconds += other.seconds
         self.errors.extend(other.errors)
 
@@ -95,6 +136,16 @@ class Result:
     @property
     def unreadable_rate(self) -> float:
         return self.unreadable / self.matched if self.matched else 0.0
+
+    @property
+    def confident_accuracy(self) -> float:
+        """Of the found dice read with the referee's confidence, the share read right."""
+        return self.confident_right / self.confident if self.confident else 0.0
+
+    @property
+    def asked_share(self) -> float:
+        """Of the found dice, the share the referee would ask about (unreadable or not confident)."""
+        return (self.matched - self.confident) / self.matched if self.matched else 0.0
 
 
 def read_labels(path: Path, width: int, height: int) -> list[Label]:
@@ -194,10 +245,14 @@ def _counted(sample: Sample) -> Result:
     image = cv2.imread(str(sample.image), cv2.IMREAD_COLOR)
     if image is None:
         raise DatasetError(f"{sample.image}: not a readable image")
+    image = changed(image, sample.variant)
     result = Result()
     if sample.crop_face is not None:
         result.labels = result.found = result.matched = 1
         face = dice.read_crop(image)
+        if confident(face):
+            result.confident = 1
+            result.confident_right = int(face.pips == sample.crop_face)
         if face.pips == sample.crop_face:
             result.correct = 1
         else:
@@ -215,6 +270,9 @@ def _counted(sample: Sample) -> Result:
     result.matched = len(pairs)
     for i, j in pairs:
         face = found[j].face
+        if confident(face):
+            result.confident += 1
+            result.confident_right += int(face.pips == labels[i].pips)
         if face.pips == labels[i].pips:
             result.correct += 1
         else:
@@ -306,6 +364,8 @@ def _run(args: argparse.Namespace) -> int:
     print(f"precision: {result.precision:.4f}")
     print(f"recall: {result.recall:.4f}")
     print(f"unreadable_rate: {result.unreadable_rate:.4f}")
+    print(f"confident_accuracy: {result.confident_accuracy:.4f}")
+    print(f"asked_share: {result.asked_share:.4f}")
     if args.show_errors:
         count = write_errors(result, Path(args.show_errors))
         print(f"wrote {count} crops of misread or missed dice to {args.show_errors}")

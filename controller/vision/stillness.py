@@ -60,6 +60,9 @@ class StillnessDetector:
     #: A pixel changed when its change is above ``noise_k`` times the noise and ``min_level`` grey levels.
     noise_k: float = 5.0
     min_level: float = 4.0
+    #: The floor against the frame the quiet began from, lower: a creeping die's change adds up there
+    #: while the noise does not, so the noise, not a fixed floor, decides.
+    creep_level: float = 2.0
     #: The most noise a camera is taken to have on the small copy (grey levels).
     max_noise: float = 3.0
     #: A region (a square of ``region_px``) moved when it holds at least ``region_pixels`` changed pixels.
@@ -117,18 +120,19 @@ class StillnessDetector:
         (dx, dy), response = cv2.phaseCorrelate(a.copy(), b.copy(), self._window)
         return (float(dx), float(dy)) if response > 0.2 else (0.0, 0.0)
 
-    def changed_region(self, a: np.ndarray, b: np.ndarray, shift_px: float = 0.0) -> int:
+    def changed_region(self, a: np.ndarray, b: np.ndarray, shift_px: float = 0.0, floor: float | None = None) -> int:
         """Changed pixels in the most changed ``region_px`` square between two small frames. A pixel
         changed when its change is more than the noise allows, and more than a shift of the view by
         ``shift_px`` would make on its slope (an edge moved by a tenth of a pixel changes by a tenth
-        of its contrast, at most the rise around the pixel): so a slight shake is not taken for motion."""
+        of its contrast, at most the rise around the pixel): so a slight shake is not taken for motion.
+        ``floor``: the least change counted, whatever the noise (default ``min_level``)."""
         edge = 4 + math.ceil(shift_px)                        # what a shift brings in at the edges
         a, b = a[edge:-edge, edge:-edge], b[edge:-edge, edge:-edge]
         d = b - _flicker(a, b) * a
         # Every fourth pixel is enough, and cheaper. Capped: where most of the view changes (an arm
         # across the mat), the median change is the arm's, not the camera's noise.
         noise = min(1.4826 * float(np.median(np.abs(d[::2, ::2]))), self.max_noise)
-        limit = max(self.min_level, self.noise_k * noise)
+        limit = max(self.min_level if floor is None else floor, self.noise_k * noise)
         d = np.abs(d)
         if float(d.max()) <= limit:
             return 0                                          # the usual quiet frame: nothing above the noise
@@ -157,10 +161,11 @@ class StillnessDetector:
             return math.inf                                # a shift too large to check is no shake
         return float((_cell_means(after, self.cell_px) - 0.25 * _cell_means(before, self.cell_px)).max())
 
-    def moved(self, a: np.ndarray, b: np.ndarray) -> tuple[bool, float]:
+    def moved(self, a: np.ndarray, b: np.ndarray, floor: float | None = None) -> tuple[bool, float]:
         """Whether anything moved on the table between two small frames, and how far the whole view
-        shifted (small-frame pixels; 0 when nothing changed or the change is no shift)."""
-        if self.changed_region(a, b, self.jitter_px) < self.region_pixels:
+        shifted (small-frame pixels; 0 when nothing changed or the change is no shift). ``floor``: see
+        :meth:`changed_region`."""
+        if self.changed_region(a, b, self.jitter_px, floor) < self.region_pixels:
             return False, 0.0
         shift = _drift(a, b)
         size = float(np.hypot(*shift))
@@ -169,7 +174,10 @@ class StillnessDetector:
             # hundredths of a pixel (and some of the shift's size, for safety).
             back = cv2.warpAffine(a, np.float32([[1, 0, shift[0]], [0, 1, shift[1]]]), (a.shape[1], a.shape[0]),
                                   flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-            return self.changed_region(back, b, self.compensated * size + self.jitter_px) >= self.region_pixels, size
+            # The lower floor holds only for a view that did not shift: what a shift undone on so small
+            # a frame leaves on a print's sharp edges would pass it.
+            floor = floor if size <= self.jitter_px else None
+            return self.changed_region(back, b, self.compensated * size + self.jitter_px, floor) >= self.region_pixels, size
         if size > 0.5:                                    # beyond a fitted translation's reach
             coarse = self._shift(a, b)
             M = np.float32([[1, 0, coarse[0]], [0, 1, coarse[1]]])
@@ -195,7 +203,7 @@ class StillnessDetector:
         moved, self.last_shift = self.moved(prev, small)
         if moved:
             return self._moving()
-        if self._anchor is not None and self.moved(self._anchor, small)[0]:
+        if self._anchor is not None and self.moved(self._anchor, small, self.creep_level)[0]:
             return self._moving()                         # crept since the quiet began
         if self.last_shift > self.shake_px:
             # The camera shakes: nothing moved that the shift does not explain, but a frame that moves

@@ -17,6 +17,7 @@ pytest.importorskip("cv2")
 from controller import i18n  # noqa: E402
 from controller.engines.puxes import rulebook, words  # noqa: E402
 from controller.engines.puxes.actions import Outcome, Roll  # noqa: E402
+from controller.referee.common import RefereeConfig  # noqa: E402
 from controller.referee.demo.table import ScriptedTable  # noqa: E402
 from controller.referee.puxes import deciding  # noqa: E402
 from controller.referee.puxes_demo import DemoStep, differences, main, run_demo  # noqa: E402
@@ -26,10 +27,15 @@ SEED = 1
 TURNS = 5
 
 
+#: A referee that has the players confirm every face it reads, so that the game asks questions (their
+#: words are checked below) whatever the camera reads surely.
+CONFIRM_EVERY_FACE = RefereeConfig(min_confidence=1.01)
+
+
 @pytest.fixture(scope="module")
 def demo():
     steps: list[DemoStep] = []
-    result = run_demo(seed=SEED, max_turns=TURNS, progress=steps.append)
+    result = run_demo(seed=SEED, max_turns=TURNS, progress=steps.append, config=CONFIRM_EVERY_FACE)
     return result, steps
 
 
@@ -104,6 +110,20 @@ def test_a_difference_from_the_truth_is_reported() -> None:
     found = [i18n.said(f, "en") for f in differences(referee_game, table.game)]
     name = i18n.said(words.oracle(referee_game, oracle.id), "en")
     assert f"{name} is asleep (truth: in play)" in found
+
+
+def test_a_game_that_diverges_counts_every_call_the_referee_missed_after_it() -> None:
+    """A referee told the area starts 40 mm further right than it does loses the set-up: from then
+    on every call it makes, and every call of the true game it does not make, counts against it."""
+    result = run_demo(seed=SEED, max_turns=1, config=RefereeConfig(area_origin_mm=(40.0, 0.0)))
+    first = next(k for k, step in enumerate(result.steps) if step.differences)
+    assert not result.agreed
+    assert result.calls_matched == sum(len(step.calls) for step in result.steps[:first])
+    expected_after = sum(1 for step in result.steps[first:] if step.truth_decision is not None)
+    made_after = sum(len(step.calls) for step in result.steps[first:])
+    assert result.missed >= expected_after - made_after
+    assert result.agreement == result.calls_matched / (result.calls + result.missed) < 1.0
+    assert "calls of the true game were not made" in result.summary("en")[-1]
 
 
 def test_the_command_has_help(capsys) -> None:

@@ -51,8 +51,8 @@ def test_a_die_on_its_edge_quotes_the_rule_of_the_cocked_die() -> None:
     asked = t.observe(moved=[hero_cam(h) for h in heroes])
     (question,) = [q for q in asked if isinstance(q, Question)]
     assert question.data["about"] == "hero-face" and question.data["hero"] == heroes[0]
-    assert question.choice_messages[question.choices.index("yes: roll again")] == {"msg": "yes: roll again", "args": {}}
-    (call,) = t.ref.answer(question.question_id, "yes: roll again")
+    assert question.choice_messages[question.choices.index("on-edge")] == {"msg": "on an edge: roll again", "args": {}}
+    (call,) = t.ref.answer(question.question_id, "on-edge")
     assert decisions([call]) == ["roll-again"]
     assert _quote(call).startswith(f"« {COCKED} » (") and FIRST not in call.reason
 

@@ -62,8 +62,13 @@ def test_the_face_question_names_the_player_who_chooses_and_the_demo_players_sti
     assert "immune" in [e.kind for c in t.flick(2, None) for e in c.events]
     t.scene.put(oracle_cam(2), 880, 300, "sablier", conf=0.3)
     (question,) = t.observe()
-    assert question.text == "Which face did Brice (blue) turn up on the oracle of Ada (red) that Immunité saved?"
-    assert question.data == {"about": "oracle-face", "oracle": 2, "camera": oracle_cam(2), "x": 880.0, "y": 300.0}
+    assert question.text == ("Which face did Brice (blue) turn up on the oracle of Ada (red) that Immunité saved, "
+                             "in the public garden of Brice (blue)?")
+    assert question.reason == "The camera thinks it shows hourglass but is not sure."
+    assert question.choices[0] == "sablier"
+    assert question.data == {"about": "oracle-face", "oracle": 2, "die": 2, "camera": oracle_cam(2), "x": 880.0,
+                             "y": 300.0, "why": "unsure", "guess": "sablier", "colour": None,
+                             "reading": {"face": "sablier", "confidence": 0.3}}
     assert "sablier" in question.choices
     assert question.choice_messages[question.choices.index("sablier")] == {"msg": "hourglass", "args": {}}
     people = Players(ScriptedTable({"players": 2}, seed=1))

@@ -264,7 +264,7 @@ def test_a_hero_touching_an_oracle_loses_the_turn() -> None:
     t.scene.put(oracle_cam(13), 690, 240, "pirate")   # a hero knocked oracle 13
     calls = t.observe(moved=[hero_cam(h) for h in heroes] + [oracle_cam(13)])
     assert decisions(calls) == ["turn-lost"]
-    assert "Put the pirate oracle of Blue at (698, 248) mm back where it stood." in calls[0].reason
+    assert "Put the pirate oracle of Blue in the public garden of Blue back where it stood." in calls[0].reason
     assert t.g.turn["player"] == 0
 
 
@@ -274,8 +274,9 @@ def test_a_die_on_its_edge_is_rolled_again() -> None:
     t = Table()
     t.flick(2, 350, 300)
     results = t.roll(1, ("pi", None, "pi", "pi"))
-    assert isinstance(results[0], Question) and "edge" in results[0].text
-    calls = t.ref.answer(results[0].question_id, "yes: roll again")
+    assert isinstance(results[0], Question) and "on-edge" in results[0].choices
+    assert results[0].text == "Which face does the Crâne Yorick die of Blue, in the middle of the mat, show?"
+    calls = t.ref.answer(results[0].question_id, "on-edge")
     assert decisions(calls)[0] == "roll-again"
     assert t.g.queue[0]["kind"] == "roll" and t.g.queue[0]["roller"] == 1
 
@@ -493,7 +494,7 @@ def test_a_die_said_to_lie_flat_is_read_again_from_the_next_throw() -> None:
     t = Table()
     t.flick(2, 350, 300)
     results = t.roll(1, ("pi", None, "pi", "pi"))
-    assert t.ref.answer(results[0].question_id, "no: read it again") == []
+    assert t.ref.answer(results[0].question_id, "read-again") == []
     assert not t.ref.questions and t.g.queue[0]["kind"] == "roll"
     assert decisions(t.roll(1, ("pi", "pirate", "pi", "pi")))[0] == "roll"
 

@@ -13,15 +13,17 @@ from controller.service.hub import Hub
 from controller.service.store import GameStore
 from controller.service.table import TableSession
 from controller.games.puxes.demo import DemoTable
+from controller.referee.common import RefereeConfig
 
 
 class Driven:
     """The demo table played moment by moment through a real session, the players answering the
     referee's questions themselves, so a test can look (or break the log) between moments."""
 
-    def __init__(self, tmp: Path, seed: int = 3, names: list[str] | None = None, hub: Hub | None = None) -> None:
+    def __init__(self, tmp: Path, seed: int = 3, names: list[str] | None = None, hub: Hub | None = None,
+                 referee: RefereeConfig | None = None) -> None:
         self.db = tmp / "table.db"
-        self.demo = DemoTable(seed=seed, max_turns=1)
+        self.demo = DemoTable(seed=seed, max_turns=1, referee=referee)
         self.store = GameStore(self.db)
         self.session = TableSession(self.demo.setup(names), self.store, self.demo.layout, self.demo.watcher, hub)
         self.session.start_new()

@@ -13,6 +13,7 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
+from controller.referee.common import RefereeConfig
 from controller.service.hub import Hub
 from controller.service.store import GameStore
 from controller.service.table import TableSession
@@ -20,15 +21,20 @@ from controller.games.puxes.demo import DemoTable
 
 TOKEN = "puxes-test-token-0123"
 
+#: A referee that has the players confirm every face it reads (none is read surely enough), so that a
+#: short game asks questions whatever the camera reads.
+CONFIRM_EVERY_FACE = RefereeConfig(min_confidence=1.01)
+
 
 class LivePuxes:
     """The demo table refereed live, the dashboard served, the loop in a thread."""
 
-    def __init__(self, tmp: Path, seed: int = 3, max_turns: int = 1, players_answer: bool = False) -> None:
+    def __init__(self, tmp: Path, seed: int = 3, max_turns: int = 1, players_answer: bool = False,
+                 referee: RefereeConfig | None = None) -> None:
         from controller.service.web import WebServer, create_app
 
         self.db = tmp / "table.db"
-        self.demo = DemoTable(seed=seed, max_turns=max_turns, players_answer=players_answer)
+        self.demo = DemoTable(seed=seed, max_turns=max_turns, players_answer=players_answer, referee=referee)
         self.store = GameStore(self.db)
         self.hub = Hub()
         self.messages: list[dict[str, Any]] = []

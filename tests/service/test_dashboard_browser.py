@@ -101,9 +101,9 @@ def test_the_shell_loads_the_view_of_the_game_in_the_state(table_factory, browse
 
 def test_a_camera_game_is_refereed_from_the_page(tmp_path, browser):
     """The table's questions answered and a call overruled by clicking, as a player with the token would."""
-    from .puxes_live import TOKEN, LivePuxes
+    from .puxes_live import CONFIRM_EVERY_FACE, TOKEN, LivePuxes
 
-    live = LivePuxes(tmp_path, seed=3, max_turns=1, players_answer=False)
+    live = LivePuxes(tmp_path, seed=3, max_turns=1, players_answer=False, referee=CONFIRM_EVERY_FACE)
     try:
         page = browser.new_page(viewport={"width": 1100, "height": 900})
         errors = watch_errors(page)
@@ -117,6 +117,7 @@ def test_a_camera_game_is_refereed_from_the_page(tmp_path, browser):
         assert not page.locator("#referee .buttons").is_visible()
 
         answered: set[int] = set()
+        guessed = ringed = 0
         deadline = time.monotonic() + 60
         while not live.finished.is_set() and time.monotonic() < deadline:
             open_ = {q.question_id: q for q in live.session.referee.questions.values()} if live.session.referee else {}
@@ -128,11 +129,20 @@ def test_a_camera_game_is_refereed_from_the_page(tmp_path, browser):
                 continue
             question = open_[todo[0]]
             choice = live.demo.suggested_answer(question)
-            page.locator(f"#questions li[data-question='{todo[0]}'] button[data-choice]").filter(
-                has_text=choice).first.click()
+            buttons = page.locator(f"#questions li[data-question='{todo[0]}'] button[data-choice]")
+            if question.data.get("guess"):      # the camera's guess: the first button, outlined
+                assert buttons.first.get_attribute("data-choice") == question.data["guess"]
+                assert "guess" in (buttons.first.get_attribute("class") or "")
+                guessed += 1
+            if "x" in question.data and "y" in question.data:     # a die's place: the die ringed
+                assert page.locator(f"#mat circle[data-asked='{todo[0]}']").count() == 1
+                ringed += 1
+            page.locator(f"#questions li[data-question='{todo[0]}'] button[data-choice='{choice}']").click()
             answered.add(todo[0])
         assert live.finished.is_set() and live.error is None, live.error
         assert answered, "the demo turn asked no question"
+        assert guessed, "no question offered the camera's guess"
+        assert ringed, "no question ringed its die on the mat"
         answers = live.store.notes(live.session.game_id, "answer")
         assert {a["question_id"] for a in answers} == answered
 

@@ -14,14 +14,14 @@ from controller.paths import PROJECT_ROOT
 from controller.service.store import GameStore
 from controller.vision.stillness import StillnessDetector
 
-from .puxes_live import TOKEN, LivePuxes
+from .puxes_live import CONFIRM_EVERY_FACE, TOKEN, LivePuxes
 
 ARTIFACTS = PROJECT_ROOT / "artifacts"
 
 
 @pytest.fixture(scope="module")
 def live(tmp_path_factory):
-    table = LivePuxes(tmp_path_factory.mktemp("puxes"), seed=3, max_turns=1)
+    table = LivePuxes(tmp_path_factory.mktemp("puxes"), seed=3, max_turns=1, referee=CONFIRM_EVERY_FACE)
     try:
         yield table
     finally:

@@ -21,7 +21,7 @@ from controller.service.store import GameStore
 from controller.service.table import TableSession
 
 from .driven_table import Driven
-from .puxes_live import LivePuxes
+from .puxes_live import CONFIRM_EVERY_FACE, LivePuxes
 
 FULL = "the disk is full"
 
@@ -137,10 +137,10 @@ def test_a_snapshot_the_log_refuses_is_judged_again(tmp_path):
 
 
 def test_a_log_that_fills_up_mid_decision_changes_nothing(tmp_path):
-    """When player 1's heroes are rolled the referee asks three questions at once (faces read with
-    too little confidence); the log takes the first and then refuses. The referee asks nothing, as
-    before the snapshot, and asks again on the next one."""
-    table = Driven(tmp_path)
+    """When player 1's heroes are rolled a referee confirming every face asks four questions at once;
+    the log takes the first and then refuses. The referee asks nothing, as before the snapshot, and
+    asks again on the next one."""
+    table = Driven(tmp_path, referee=CONFIRM_EVERY_FACE)
     try:
         session = table.session
         for _ in range(10):

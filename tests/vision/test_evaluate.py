@@ -52,6 +52,7 @@ def test_drawn_photos_score_perfectly_and_last_line_is_the_accuracy(tmp_path, ca
     out = run([str(tmp_path), "--jobs", "1"], capsys)
     assert "labelled dice: 5" in out
     assert "precision: 1.0000" in out and "recall: 1.0000" in out
+    assert "confident_accuracy: 1.0000" in out and "asked_share: 0.0000" in out
     assert out[-1] == "top_face_accuracy: 1.0000"
 
 

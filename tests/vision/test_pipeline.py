@@ -299,9 +299,9 @@ def test_a_die_as_tall_as_a_stack_stays_a_stack_when_its_face_reads_otherwise() 
     at = np.array([750.0, 300.0])
     analyser.stack_hints = [(750.0, 300.0, 48.0, "5")]        # the top read 5 at the last snapshot
     sigma = 3.0
-    assert analyser._level(frame, at, 48.0, 2 * e - 2.5 * sigma, sigma)[0] == 2
+    assert analyser.measurer.level(frame, at, 48.0, 2 * e - 2.5 * sigma, sigma)[0] == 2
     # As short as a single die may be, the other face says the temple fell.
-    assert analyser._level(frame, at, 48.0, e + 2 * sigma, sigma) == (1, None, True)
+    assert analyser.measurer.level(frame, at, 48.0, e + 2 * sigma, sigma) == (1, None, True)
 
 
 def test_a_dark_side_of_a_die_on_a_coloured_print_is_die_not_shadow() -> None:
@@ -333,21 +333,21 @@ def test_the_view_rectified_near_changes_only_gives_the_whole_views_foreground(t
                          hands=(Hand(500, 200),))
     image = render(scene).image
     full = analyser.rectifier.rectify(image)
-    part = analyser._rectify_changed(image)
+    part = analyser.region_finder.rectify_changed(image)
     assert np.array_equal(analyser.foreground(part), analyser.foreground(full))
     near = cv2.dilate(analyser.foreground(full), np.ones((9, 9), np.uint8)) > 0
     assert np.array_equal(part[near], full[near])
     assert (part != full).any()                     # far from any change: the empty mat, not resampled
     # A change of light over the whole mat: the whole view is resampled.
     dim = (image * 0.5).astype(np.uint8)
-    assert np.array_equal(analyser._rectify_changed(dim), analyser.rectifier.rectify(dim))
+    assert np.array_equal(analyser.region_finder.rectify_changed(dim), analyser.rectifier.rectify(dim))
 
 
 def test_top_face_crops_and_their_resolution_in_the_frame() -> None:
     analyser, cam = analyser_for("puxes", 0.0)
     frame = render(Scene(layout("puxes"), (Die(300, 300, 5, 30),), camera=cam, seed=3))
     d = analyser.analyse(frame.image).dice[0]
-    crop, source_px = analyser._face_crop(frame.image, np.array([d.x_mm, d.y_mm]), analyser.edge, d.angle_deg)
+    crop, source_px = analyser.reader.crop(frame.image, np.array([d.x_mm, d.y_mm]), analyser.edge, d.angle_deg)
     assert crop.shape == (90, 90, 3)
     assert np.array_equal(crop, analyser.top_face_crop(frame.image, (d.x_mm, d.y_mm), analyser.edge,
                                                        d.angle_deg))
@@ -375,12 +375,12 @@ def test_a_far_stacks_turn_comes_from_its_squares_not_its_vertical_edges(theta: 
 
 
 def test_column_medians_are_numpys_medians() -> None:
-    from controller.vision.pipeline import _column_medians
+    from controller.vision.face_reading import column_medians
 
     rng = np.random.default_rng(0)
     for n in (1, 2, 7, 8, 301, 302):
         rows = rng.integers(0, 256, (n, 3)).astype(np.uint8)
-        assert np.array_equal(_column_medians(rows), np.median(rows, axis=0))
+        assert np.array_equal(column_medians(rows), np.median(rows, axis=0))
 
 
 def _moved(scene: Scene, indices: tuple[int, ...], seed: int) -> Scene:
@@ -394,7 +394,7 @@ def _moved(scene: Scene, indices: tuple[int, ...], seed: int) -> Scene:
 def _counting(analyser: FrameAnalyser) -> dict[str, int]:
     """Count how many regions the analyser measures and how many faces it reads from now on."""
     calls = {"regions": 0, "faces": 0}
-    measure, finish = analyser._dice_in_region, analyser._finish
+    measure, finish = analyser.silhouettes.dice_in_region, analyser._finish
 
     def counted_measure(*args, **kwargs):
         calls["regions"] += 1
@@ -404,7 +404,7 @@ def _counting(analyser: FrameAnalyser) -> dict[str, int]:
         calls["faces"] += sum(d.face.confidence < 0 for d in dice)      # not read yet
         return finish(frame, dice)
 
-    analyser._dice_in_region = counted_measure
+    analyser.silhouettes.dice_in_region = counted_measure
     analyser._finish = counted_finish
     return calls
 

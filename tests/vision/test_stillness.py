@@ -194,6 +194,27 @@ def test_a_die_creeping_below_the_noise_adds_up_against_the_first_quiet_frame() 
     assert MotionState.STILL not in states
 
 
+def test_a_die_creeping_on_a_quiet_camera_is_never_still_once_it_has_crept_a_millimetre() -> None:
+    """A quarter of a millimetre a frame on the PuXes mat, as the previews show it (320 x 180, a die
+    some 8 pixels across): below any fixed floor from frame to frame, above the camera's noise against
+    the frame the quiet began from. Only the first frames, before it has crept a millimetre, may pass."""
+    from controller.vision.mat import load_layout
+    from controller.vision.render import fitting_camera
+
+    mat = load_layout("puxes")
+    camera = fitting_camera(mat)
+    frames = []
+    for i in range(36):
+        dice = (Die(200, 300, "soleil", 10.0), Die(600, 200, "bombe", 40.0),
+                Die(300 + 0.25 * max(0, i - 4), 400, "pirate", 25.0))
+        image = render(Scene(mat, dice=dice, camera=camera, lighting=Lighting(noise_sigma=1.5), seed=700 + i)).image
+        frames.append(cv2.resize(image, (320, 180), interpolation=cv2.INTER_AREA))
+    det = StillnessDetector()
+    states = [det.update(f, i / 30) for i, f in enumerate(frames)]
+    assert states[4] is MotionState.STILL                 # still before the creep begins
+    assert MotionState.STILL not in states[4 + 4:]
+
+
 def shaken(frame: np.ndarray, dx: float, dy: float) -> np.ndarray:
     return cv2.warpAffine(frame, np.float32([[1, 0, dx], [0, 1, dy]]), (frame.shape[1], frame.shape[0]),
                           borderMode=cv2.BORDER_REPLICATE)

@@ -48,12 +48,12 @@ from controller.engines.memodixe import (
 )
 from controller.engines.memodixe.game import ONI
 from controller.engines.memodixe.words import face as face_words
+from controller.games.camera_referee import CameraReferee, Message, RefereeState
 from controller.games.memodixe.camera import SquareReading
 from controller.games.memodixe.layouts import FaceLayouts
 from controller.i18n import N_
 from controller.referee.common import Call, Question, RefereeConfig, RefereeError
 
-Message = dict[str, Any]
 log = logging.getLogger(__name__)
 
 #: A die turned more than this (degrees) or moved more than this (mm) on its place was touched.
@@ -66,17 +66,10 @@ ROLLED, NOT_ROLLED = "rolled", "not rolled"
 
 
 @dataclasses.dataclass
-class _State:
+class _State(RefereeState):
     """Everything that changes as the referee decides, kept whole by :meth:`MemodixeReferee.checkpoint`."""
 
     game: MemodixeGame
-    calls: list[Call]
-    questions: dict[int, Question]
-    next_call: int = 1
-    next_question: int = 1
-    #: What the referee says about the table now (a message), when it waits for something.
-    words: Message | None = None
-    #: The last reading, judged or not.
     last: SquareReading | None = None
     #: Per place, how its die lay when last accepted: (kind shown, angle, x, y).
     lay: dict[int, tuple[str, float, float, float]] = dataclasses.field(default_factory=dict)
@@ -104,46 +97,15 @@ class _Wrong:
     words: Message
 
 
-class MemodixeReferee:
+class MemodixeReferee(CameraReferee[MemodixeGame, _State]):
     """Referees MémoDiXe « Chacun pour soi » on the printed mat (see the module's docstring)."""
 
     def __init__(self, game: MemodixeGame, config: RefereeConfig, layouts: FaceLayouts | None = None,
                  save: bool = False) -> None:
-        self.config = config
+        super().__init__(config, _State(game, [], {}))
         self.layouts = layouts or FaceLayouts.from_book(game.book)
         #: Whether pairs learnt from flips are written for later games (see FaceLayouts.save).
         self.save = save
-        self._s = _State(game, [], {})
-
-    # ---- the protocol's attributes -------------------------------------------------------------
-
-    @property
-    def game(self) -> MemodixeGame:
-        return self._s.game
-
-    @property
-    def calls(self) -> list[Call]:
-        return self._s.calls
-
-    @property
-    def questions(self) -> dict[int, Question]:
-        return self._s.questions
-
-    @property
-    def last_reading(self) -> SquareReading | None:
-        return self._s.last
-
-    def checkpoint(self) -> _State:
-        s = self._s
-        return dataclasses.replace(s, game=s.game.clone(), calls=list(s.calls), questions=dict(s.questions),
-                                   lay=dict(s.lay), before_roll=dict(s.before_roll), reserve=list(s.reserve),
-                                   rolled=set(s.rolled), told=dict(s.told), turn_back=set(s.turn_back),
-                                   may_move=set(s.may_move), asking=dict(s.asking),
-                                   learning=list(s.learning))
-
-    def restore(self, checkpoint: _State) -> None:
-        self._s = dataclasses.replace(checkpoint)
-        self._s = self.checkpoint()
 
     # ---- what the game expects -----------------------------------------------------------------
 
@@ -504,41 +466,26 @@ class MemodixeReferee:
     def _ask_face(self, place: int, die: str, guess: str | None) -> Question:
         """Ask what the die at ``place`` shows; the choices are every kind of face there is, so that
         the question tells nothing of the die's hidden face."""
-        s = self._s
         kinds = tuple(self.game.book.kinds)
-        qid = s.next_question
-        s.next_question += 1
         text = i18n.message(N_("What does the die at {place} show on top?"), place=place_label(place))
         reason = i18n.message(N_("the camera cannot read it for sure"))
-        question = Question(qid, i18n.said(text, i18n.SOURCE_LANGUAGE), kinds, i18n.said(reason, i18n.SOURCE_LANGUAGE),
-                            text, reason, tuple(face_words(k) for k in kinds), {"place": place_label(place)})
-        s.questions[qid] = question
-        s.asking[qid] = ("face", place)
+        question = self._question(text, reason, kinds, (face_words(k) for k in kinds), {"place": place_label(place)})
+        self._s.asking[question.question_id] = ("face", place)
         return question
 
     def _ask_rolled(self, place: int) -> Question:
-        s = self._s
-        qid = s.next_question
-        s.next_question += 1
         text = i18n.message(N_("Was the die at {place} rolled?"), place=place_label(place))
         reason = i18n.message(N_("it shows the face and the turn it had before it was taken"))
-        choices = (ROLLED, NOT_ROLLED)
-        question = Question(qid, i18n.said(text, i18n.SOURCE_LANGUAGE), choices, i18n.said(reason, i18n.SOURCE_LANGUAGE),
-                            text, reason, (i18n.message(N_("yes, it was rolled")),
-                                           i18n.message(N_("no: it will be rolled now"))), {"place": place_label(place)})
-        s.questions[qid] = question
-        s.asking[qid] = ("rolled", place)
+        question = self._question(text, reason, (ROLLED, NOT_ROLLED), (
+            i18n.message(N_("yes, it was rolled")), i18n.message(N_("no: it will be rolled now"))),
+            {"place": place_label(place)})
+        self._s.asking[question.question_id] = ("rolled", place)
         return question
 
     def answer(self, question_id: int, choice: str) -> list[Call | Question]:
         """The players' answer; the reading it was asked about is judged again with it."""
         s = self._s
-        question = s.questions.get(question_id)
-        if question is None:
-            raise RefereeError.said(N_("there is no open question {number}"), number=question_id)
-        if choice not in question.choices:
-            raise RefereeError.said(N_("{choice} is not an answer to question {number}"), choice=choice,
-                                    number=question_id)
+        self._open_question(question_id, choice)
         what, place = s.asking.pop(question_id)
         del s.questions[question_id]
         if what == "face":
@@ -598,20 +545,6 @@ class MemodixeReferee:
 
     # ---- calls ---------------------------------------------------------------------------------
 
-    def _call(self, decision: str, events: list[Event], actions: list[tuple[int, Any]], confidence: float,
-              words: Message | None) -> Call:
-        s = self._s
-        parts = ([words] if words is not None else []) + [e.message or i18n.message(e.text) for e in events
-                                                          if not e.data.get("audience")]
-        message = parts[0] if parts else i18n.message(N_("nothing was played"))
-        for part in parts[1:]:
-            message = i18n.message(N_("{first}; {then}"), first=message, then=part)
-        call = Call(s.next_call, decision, i18n.said(message, i18n.SOURCE_LANGUAGE), confidence, tuple(actions),
-                    tuple(events), (), None, message=message)
-        s.next_call += 1
-        s.calls.append(call)
-        return call
-
     def overrule(self, call_id: int, decision: str) -> Call:
         """The camera's calls offer no alternative: a call the table disagrees with is put right on the
         square itself (the referee waits until it shows what the game has)."""
@@ -643,14 +576,9 @@ class MemodixeReferee:
 
     # ---- what the table is told ----------------------------------------------------------------
 
-    def words(self) -> Message:
+    def _waiting(self) -> Message:
         """What the table waits for, as a message (never a hidden face)."""
-        s = self._s
         game = self.game
-        if game.is_over():
-            return i18n.message(N_("the game is over"))
-        if s.words is not None:
-            return s.words
         step = game.queue[0]
         kind = step[0]
         if kind == "roll":
@@ -679,13 +607,6 @@ class MemodixeReferee:
         if kind == "reroll":
             return i18n.message(N_("{player}: roll a die of the square and lay it back as it lands"), player=who)
         return i18n.message(N_("on the page: {waiting}"), waiting=game.waiting())
-
-    def prompt_message(self) -> Message:
-        return self.words()
-
-    def prompt(self) -> str:
-        """What the table waits for, in English (:meth:`prompt_message` says it in any language)."""
-        return i18n.said(self.words(), i18n.SOURCE_LANGUAGE)
 
 
 def _turn(a: float, b: float) -> float:

@@ -30,26 +30,23 @@ import random
 from typing import Any
 
 from controller import i18n
-from controller.engines.core import CHANCE, Event, RuleError
+from controller.engines.core import CHANCE, Event
 from controller.engines.praxis import words as praxis_words
 from controller.engines.praxis.actions import Build, Keep, Move, Put, TakeOff, Teleport
 from controller.engines.praxis.artefacts import FACE_CHANGE, KEYS, KIND, MUTATION
 from controller.engines.praxis.game import PraxisGame
 from controller.engines.praxis.steps import EMPTY, IN_SPACEPORT, SHIP, SHIPS_PER_PLAYER
 from controller.engines.praxis.universe import cell_label
+from controller.games.camera_referee import (MAX_ALTERNATIVES, TAKE_BACK, Message, RewindingReferee, RewindingState,
+                                             engine_refusal)
 from controller.games.praxis.reading import SHIP_COLOURS, CellSeen, MatUniverse, PraxisReading
 from controller.i18n import N_
 from controller.referee.common import Call, Question, RefereeConfig, RefereeError
 
-Message = dict[str, Any]
 #: What a cell holds for the referee: (tile kind or 0, ship colour or None, face; 0 = any face).
 Content = tuple[int, str | None, int]
 EMPTY_CELL: Content = (0, None, 0)
 
-#: The overrule that says nothing was played.
-TAKE_BACK = "take back"
-#: The most alternatives a call offers.
-MAX_ALTERNATIVES = 16
 #: The answers to "what is on this cell?".
 CHOICES = ("empty", "as-game")
 #: The actions a player chooses on their own phone, in secret: never read off the mat nor offered
@@ -183,72 +180,30 @@ class _Candidate:
 
 
 @dataclasses.dataclass
-class _State:
+class _State(RewindingState):
     """Everything that changes as the referee decides, kept whole by :meth:`PraxisReferee.checkpoint`."""
 
     game: PraxisGame
-    calls: list[Call]
-    questions: dict[int, Question]
-    next_call: int = 1
-    next_question: int = 1
     seen: tuple[str, ...] | None = None
-    flag: int | None = None
-    starts: dict[int, int] = dataclasses.field(default_factory=dict)
     pending: PraxisReading | None = None
-    answers: dict[int, CellSeen] = dataclasses.field(default_factory=dict)
-    asked: dict[int, int] = dataclasses.field(default_factory=dict)
     #: The turns a "what was played?" question offers, by choice.
     turns: dict[str, _Candidate] = dataclasses.field(default_factory=dict)
     #: Ships' faces before the last call, by lattice position: a face not yet turned is waited for.
     before: dict[int, int] = dataclasses.field(default_factory=dict)
     #: Why each ship's face is what it is now (an artefact's kind, or a FACE_RULES key), by ship.
     face_why: dict[int, Any] = dataclasses.field(default_factory=dict)
-    words: Message | None = None
     last: PraxisReading | None = None
     #: The mat read while the player's secret choice was awaited, judged once it is made.
     held: PraxisReading | None = None
 
 
-class PraxisReferee:
+class PraxisReferee(RewindingReferee[PraxisGame, _State]):
     """Referees Praxis played by hand on the printed mat (see the module's docstring)."""
 
     def __init__(self, game: PraxisGame, config: RefereeConfig, mat: MatUniverse | None = None) -> None:
-        self.config = config
+        super().__init__(config, _State(game, [], {}))
         self.mat = mat if mat is not None else _printed_mat()
-        self._s = _State(game, [], {})
         self._roll(game)                        # the set-up: the portals, the first ships, who plays first
-
-    # ---- the protocol's attributes -------------------------------------------------------------
-
-    @property
-    def game(self) -> PraxisGame:
-        return self._s.game
-
-    @property
-    def calls(self) -> list[Call]:
-        return self._s.calls
-
-    @property
-    def questions(self) -> dict[int, Question]:
-        return self._s.questions
-
-    @property
-    def flagged(self) -> Call | None:
-        return next((c for c in self._s.calls if c.call_id == self._s.flag), None)
-
-    @property
-    def last_reading(self) -> PraxisReading | None:
-        return self._s.last
-
-    def checkpoint(self) -> _State:
-        s = self._s
-        return dataclasses.replace(s, game=s.game.clone(), calls=list(s.calls), questions=dict(s.questions),
-                                   starts=dict(s.starts), answers=dict(s.answers), asked=dict(s.asked), turns=dict(s.turns),
-                                   before=dict(s.before), face_why=dict(s.face_why))
-
-    def restore(self, checkpoint: _State) -> None:
-        self._s = dataclasses.replace(checkpoint)
-        self._s = self.checkpoint()
 
     # ---- the program's rolls -------------------------------------------------------------------
 
@@ -283,14 +238,9 @@ class PraxisReferee:
             raise RefereeError.said(N_("this game's universe is not the printed mat's: start the table game without "
                                        "--universe (the mat's universe is two rows of three grids)"))
         s = self._s
-        s.last = reading
-        if self.game.is_over():
+        blocked = i18n.message(N_("something is over the mat: the referee waits for a clear view"))
+        if not self._look(reading, blocked):
             return []
-        if reading.occluded:
-            s.words = i18n.message(N_("something is over the mat: the referee waits for a clear view"))
-            return []
-        s.questions.clear()
-        s.pending, s.answers, s.asked = None, {}, {}
         expected = self.expected()
         doubtful = [p for p in reading.unsure if expected[p] != EMPTY_CELL or reading.cells[p].note]
         if doubtful and reading.codes != s.seen:
@@ -309,25 +259,20 @@ class PraxisReferee:
         why = i18n.message(N_("the camera cannot read {cell} ({note}): answer, or straighten the piece there"),
                            cell=label, note=note)
         game_has = content_words(self.expected()[pos], self.game)
-        question = Question(s.next_question, i18n.said(text, i18n.SOURCE_LANGUAGE), CHOICES,
-                            i18n.said(why, i18n.SOURCE_LANGUAGE), message=text, reason_message=why,
-                            choice_messages=(i18n.message(N_("nothing: the cell is empty")),
-                                             i18n.message(N_("what the game has there: {content}"), content=game_has)),
-                            data={"cell": label})
-        s.next_question += 1
-        s.questions[question.question_id] = question
+        question = self._question(text, why, CHOICES, (
+            i18n.message(N_("nothing: the cell is empty")),
+            i18n.message(N_("what the game has there: {content}"), content=game_has)), {"cell": label})
         s.asked[question.question_id] = pos
         s.words = i18n.message(N_("the camera cannot read {cells}: answer on the page, or straighten the pieces"),
                                cells=i18n.listing([self.mat.label(p) for p in sorted(s.asked.values())]))
         return question
 
     def answer(self, question_id: int, choice: str) -> list[Call | Question]:
+        """The players' answer about a cell, or about the turn played; the reading is judged once every
+        cell is answered."""
         s = self._s
-        question = s.questions.get(question_id)
-        if question is None or s.pending is None:
-            raise RefereeError(f"there is no open question {question_id}")
-        if choice not in question.choices:
-            raise RefereeError(f"{choice!r} is not a choice of question {question_id}: {', '.join(question.choices)}")
+        self._open_question(question_id, choice)
+        assert s.pending is not None                # a question is open only about a pending reading
         pos = s.asked[question_id]
         if pos < 0:
             candidate = s.turns[choice]
@@ -335,14 +280,12 @@ class PraxisReferee:
             reading, s.pending, s.answers, s.asked = s.pending, None, {}, {}
             return self._play(candidate, reading)
         kind, colour, face = EMPTY_CELL if choice == "empty" else self.expected()[pos]
-        s.answers[pos] = CellSeen(kind, colour, face)
-        del s.questions[question_id]
-        if s.questions:
+        done = self._answered(question_id, CellSeen(kind, colour, face))
+        if done is None:
             return []
-        reading = s.pending.with_cells(s.answers)
-        s.pending, s.answers, s.asked = None, {}, {}
+        pending, answers = done
         s.seen = None
-        return self._judge(reading)
+        return self._judge(pending.with_cells(answers))
 
     # ---- judging -------------------------------------------------------------------------------
 
@@ -368,11 +311,7 @@ class PraxisReferee:
         if self._matches(reading, expected, set()):
             s.words = None
             s.before = {}
-            if s.flag is not None:
-                s.flag = None
-                return [self._call("put-back", [], [], 1.0, i18n.message(N_("the mat is as the game has it again")),
-                                   ())]
-            return []
+            return self._put_back(1.0, i18n.message(N_("the mat is as the game has it again")))
         waiting = self._faces_waited(reading, expected)
         if waiting is not None:
             return waiting
@@ -391,11 +330,8 @@ class PraxisReferee:
                 N_("a piece is off the mat: the referee waits for the turn to end"))
             return []
         keys, alt_words = self._alternatives(None)
-        call = self._call("refused", [], [], 1.0,
-                          i18n.message(N_("{reason}: put the mat back as the game has it"), reason=refusal),
-                          keys, alternative_words=alt_words)
-        s.flag = call.call_id
-        return [call]
+        return [self._refuse("refused", 1.0, i18n.message(N_("{reason}: put the mat back as the game has it"),
+                                                         reason=refusal), keys, alt_words)]
 
     def _faces_waited(self, reading: PraxisReading, expected: list[Content]) -> list[Call | Question] | None:
         """The mat is the game's but for ships still showing their face from before the last call (the
@@ -421,10 +357,8 @@ class PraxisReferee:
                                   face=expected[p][2], shown=reading.cells[p].face)
             if s.flag is not None and self.flagged is not None and self.flagged.decision == "wrong-effect":
                 return []
-            call = self._call("wrong-effect", [], [], 1.0, i18n.message(
-                N_("{reason}: turn it as the rules say"), reason=reason), ())
-            s.flag = call.call_id
-            return [call]
+            return [self._refuse("wrong-effect", 1.0, i18n.message(N_("{reason}: turn it as the rules say"),
+                                                                  reason=reason))]
         s.words = self._todo(reading, expected)
         return []
 
@@ -497,12 +431,8 @@ class PraxisReferee:
         keys = tuple(slug(c.actions) for c in found)[:MAX_ALTERNATIVES]
         text = i18n.message(N_("What was played?"))
         why = i18n.message(N_("the mat shows the end of more than one turn (the order matters): say which"))
-        question = Question(s.next_question, i18n.said(text, i18n.SOURCE_LANGUAGE), keys,
-                            i18n.said(why, i18n.SOURCE_LANGUAGE), message=text, reason_message=why,
-                            choice_messages=tuple(self._turn_words(c.actions) for c in found[:MAX_ALTERNATIVES]),
-                            data={"turn": True})
-        s.next_question += 1
-        s.questions[question.question_id] = question
+        question = self._question(text, why, keys, (self._turn_words(c.actions) for c in found[:MAX_ALTERNATIVES]),
+                                  {"turn": True})
         s.asked[question.question_id] = -1
         s.turns = {slug(c.actions): c for c in found}
         s.words = i18n.message(N_("say on the page what was played"))
@@ -579,7 +509,7 @@ class PraxisReferee:
         for p in tiles_new:
             cell = self.mat.cell(p)
             action = Put(KEYS[seen[p][0]], cell if cell is not None else -1)
-            reason = self._error(twin, seat, action)
+            reason = engine_refusal(twin, seat, action)
             if reason is not None:
                 return reason
             twin.apply_fast(seat, action)
@@ -607,7 +537,7 @@ class PraxisReferee:
                 action = TakeOff()
             else:
                 continue
-            reason = self._error(twin, seat, action)
+            reason = engine_refusal(twin, seat, action)
             if reason is not None:
                 return reason
             if isinstance(action, TakeOff):
@@ -627,16 +557,7 @@ class PraxisReferee:
                                     seen=content_words(a, self.game), wanted=content_words(b, self.game)))
         return out
 
-    @staticmethod
-    def _error(game: PraxisGame, seat: int, action: Any) -> Message | None:
-        """The engine's reason for refusing ``action`` (``None``: it is legal)."""
-        try:
-            game.check(seat, action)
-        except RuleError as exc:
-            return dict(exc.words) if exc.words is not None else i18n.message(exc.reason)
-        return None
-
-    # ---- calls ---------------------------------------------------------------------------------
+    # ---- overrules ----------------------------------------------------------------------------
 
     def _alternatives(self, played: list[tuple[int, Any]] | None) -> tuple[tuple[str, ...], tuple[Message, ...]]:
         """What an overrule may replace a call with: nothing played, or a move of the player's ship or
@@ -645,67 +566,19 @@ class PraxisReferee:
         players = game.current_players()
         seat = players[0] if players and players[0] != CHANCE else None
         others = [] if seat is None else [a for a in game.legal_actions(seat) if isinstance(a, (Move, TakeOff))]
-        others = others[:MAX_ALTERNATIVES - 1]
-        keys = ((TAKE_BACK,) if played else ()) + tuple(slug([(seat, a)]) for a in others)
-        words = ((i18n.message(N_("take back: nothing was played")),) if played else ()) + tuple(
-            praxis_words.action(game, a) for a in others)
-        return keys, words
+        return self._offer(bool(played), ((slug([(seat, a)]), praxis_words.action(game, a)) for a in others))
 
-    def _call(self, decision: str, events: list[Event], actions: list[tuple[int, Any]], confidence: float,
-              words: Message | None, alternatives: tuple[str, ...], overrules: int | None = None,
-              start: int | None = None, alternative_words: tuple[Message, ...] = ()) -> Call:
-        s = self._s
-        parts = ([words] if words is not None else []) + [e.message or i18n.message(e.text) for e in events]
-        message = parts[0] if parts else i18n.message(N_("nothing was played"))
-        for part in parts[1:]:
-            message = i18n.message(N_("{first}; {then}"), first=message, then=part)
-        call = Call(s.next_call, decision, i18n.said(message, i18n.SOURCE_LANGUAGE), confidence, tuple(actions),
-                    tuple(events), alternatives, overrules, message=message, alternative_messages=alternative_words)
-        s.next_call += 1
-        s.starts[call.call_id] = len(self.game.history) - len(actions) if start is None else start
-        s.calls.append(call)
-        if decision in ("refused", "wrong-effect"):
-            s.words = words
-        return call
-
-    def overrule(self, call_id: int, decision: str) -> Call:
-        """Replace call ``call_id`` by one of its alternatives: the game is rewound to just before it,
-        the alternative played (nothing for "take back"), and the later actions replayed while they
-        stay legal."""
-        s = self._s
-        call = next((c for c in s.calls if c.call_id == call_id), None)
-        if call is None:
-            raise RefereeError(f"no call {call_id} to overrule")
-        if decision not in call.alternatives:
-            raise RefereeError(f"call {call_id} can be overruled with: {', '.join(call.alternatives) or 'nothing'}, "
-                               f"not {decision!r}")
-        start = s.starts[call_id]
-        history = list(self.game.history)
-        later = history[start + len(call.actions):]
-        game = PraxisGame(self.game.options, seed=self.game.seed)
-        game.name_seats(self.game.seat_names)
-        for player, action in history[:start]:
-            game.apply_fast(player, action)
-        events: list[Event] = []
+    def _alternative(self, game: PraxisGame, decision: str) -> tuple[list[Event], list[tuple[int, Any]]]:
+        """The alternative played, then the program's rolls it calls for."""
         before = len(game.history)
-        if decision != TAKE_BACK:
-            seat = game.current_players()[0]
-            action = next(a for a in game.legal_actions(seat) if slug([(seat, a)]) == decision)
-            events = game.apply(seat, action)
-            events += self._roll(game)
-        done = [(p, a) for p, a in game.history[before:]]
-        for player, action in later:
-            try:
-                game.apply(player, action)
-            except RuleError:
-                break
-        s.game = game
-        s.flag = None
-        s.questions.clear()
-        s.pending = None
-        s.before = {}
-        words = i18n.message(N_("call {call} overruled by the referee"), call=call_id)
-        return self._call(decision, events, done, 1.0, words, (), overrules=call_id, start=start)
+        seat = game.current_players()[0]
+        action = next(a for a in game.legal_actions(seat) if slug([(seat, a)]) == decision)
+        events = game.apply(seat, action)
+        events += self._roll(game)
+        return events, [(p, a) for p, a in game.history[before:]]
+
+    def _rewound(self) -> None:
+        self._s.before = {}
 
     def player_action(self, player: int, action: Any) -> Call:
         """A choice the mat cannot show (the torpedo's target, the portal's discard and grid, a pass),
@@ -735,14 +608,9 @@ class PraxisReferee:
 
     # ---- what the table is told ----------------------------------------------------------------
 
-    def words(self) -> Message:
-        """What the table waits for, as a message."""
+    def _waiting(self) -> Message:
         s = self._s
         game = self.game
-        if game.is_over():
-            return i18n.message(N_("the game is over"))
-        if s.words is not None:
-            return s.words
         last = s.last if s.last is not None else PraxisReading(0.0, (CellSeen(),) * len(self.expected()), ())
         if not last.occluded:
             todo = self._todo(last, self.expected())
@@ -760,12 +628,6 @@ class PraxisReferee:
             return i18n.message(N_("{player}: {step}"), player=who,
                                 step=i18n.message(praxis_words.EXPECTED[step]))
         return i18n.message(N_("{player} to play"), player=who)
-
-    def prompt_message(self) -> Message:
-        return self.words()
-
-    def prompt(self) -> str:
-        return i18n.said(self.words(), i18n.SOURCE_LANGUAGE)
 
 
 def _printed_mat() -> MatUniverse:

@@ -16,6 +16,7 @@ from typing import Any
 from controller import i18n
 from controller.games.spec import DemoRequest, SpecError
 from controller.i18n import N_, _
+from controller.referee.common import RefereeConfig
 from controller.service.table import TableSession, TableSetup
 from controller.service.table_runner import TableRun, run_table_service
 
@@ -34,7 +35,8 @@ class DemoTable:
     """
 
     def __init__(self, seed: int = 1, max_turns: int | None = None, pace: float = 0.0,
-                 image_size: tuple[int, int] = (1280, 720), players_answer: bool = True) -> None:
+                 image_size: tuple[int, int] = (1280, 720), players_answer: bool = True,
+                 referee: RefereeConfig | None = None) -> None:
         from controller.referee.demo.camera import TableCamera
         from controller.referee.demo.table import ScriptedTable
         from controller.referee.puxes_demo import Players
@@ -57,6 +59,8 @@ class DemoTable:
         self.answers = 0
         #: False: questions wait for an answer from the dashboard (or the API) instead of the players'.
         self.players_answer = players_answer
+        #: How cautious the referee is (the table's default settings unless given).
+        self.referee = referee or RefereeConfig()
         self._moment: tuple[Any, Any] = (None, None)
 
     def suggested_answer(self, question: Any) -> str:
@@ -70,7 +74,8 @@ class DemoTable:
 
         names = names or list(DEMO_NAMES)
         self.table.game.name_seats(names[: self.table.game.num_players])
-        return TableSetup([PlayerConfig(n, bot=True) for n in names], {"players": 2}, self.seed, game="puxes")
+        return TableSetup([PlayerConfig(n, bot=True) for n in names], {"players": 2}, self.seed, self.referee,
+                          game="puxes")
 
     def __call__(self, session: TableSession) -> None:
         from controller.referee.demo.camera import FPS

@@ -1,5 +1,5 @@
-// PuXes on the dashboard: the mat as the camera sees it (zones, temples, oracles, the last shot)
-// and each player's oracles in play and set aside. The questions, announcements and calls are the
+// PuXes on the dashboard: the mat as the camera sees it (zones, temples, oracles, the last shot,
+// the die an open question is about) and each player's oracles in play and set aside. The questions, announcements and calls are the
 // shell's. See the contract at the top of controller/service/web/static/dashboard.js.
 //
 // Every word is said through /static/i18n.js when it is drawn, in the reader's language: players
@@ -162,8 +162,18 @@ function drawMat(state, shell) {
     if (d.role === "oracle" && d.status !== "play") asleep.push(d);
     else if (d.x !== null && d.y !== null) nodes.push(drawDie(d, size, mayMove.includes(d.id), shell));
   }
-  mat.replaceChildren(arrowHead(shell), ...nodes, ...drawUnplaced(state, size, shell));
+  mat.replaceChildren(arrowHead(shell), ...nodes, ...drawUnplaced(state, size, shell), ...drawAsked(state, size, shell));
   return asleep;
+}
+
+function drawAsked(state, size, shell) {
+  // The die each open question is about, ringed where the camera sees it (the mat's frame, mm).
+  return (state.questions || []).filter((q) => q.data && q.data.x != null && q.data.y != null).map((q) => {
+    const ring = shell.svg("circle", { cx: q.data.x, cy: q.data.y, r: size * 1.1, fill: "none", stroke: "#ffb300",
+      "stroke-width": 3, "stroke-dasharray": "5 3", "data-asked": q.question_id });
+    ring.append(shell.svg("title", {}, say(q.message || q.text)));
+    return ring;
+  });
 }
 
 function drawPlayers(state, asleep, shell) {

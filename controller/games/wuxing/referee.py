@@ -25,23 +25,19 @@ import dataclasses
 from typing import Any
 
 from controller import i18n
-from controller.engines.core import Event, RuleError
+from controller.engines.core import Event
 from controller.engines.wuxing import Flip, Move, Stay, WuxingGame
 from controller.engines.wuxing.actions import PAWN_LETTERS
 from controller.engines.wuxing.game import action_words
 from controller.engines.wuxing.layout import SIZE
 from controller.engines.wuxing.theatre import FLIPPED as NO_ISLAND
 from controller.engines.wuxing.theatre import PAWNS
+from controller.games.camera_referee import (MAX_ALTERNATIVES, TAKE_BACK, Message, RewindingReferee, RewindingState,
+                                             engine_refusal)
 from controller.games.wuxing.board import BLACK, EMPTY, FLIPPED, PAWN_MARKS, WHITE, BoardReading, square_label
 from controller.i18n import N_
 from controller.referee.common import Call, Question, RefereeConfig, RefereeError
 
-Message = dict[str, Any]
-
-#: The overrule that says nothing was played: the camera or the player was wrong.
-TAKE_BACK = "take back"
-#: The most alternatives a call offers.
-MAX_ALTERNATIVES = 16
 #: What a square shows, in words, by mark.
 MARK_WORDS = {WHITE: N_("a white pawn"), BLACK: N_("a black pawn"), EMPTY: N_("the empty island"),
               FLIPPED: N_("a card: the island is turned over")}
@@ -80,75 +76,27 @@ def player_words(game: WuxingGame, seat: int) -> Message:
 
 
 @dataclasses.dataclass
-class _State:
+class _State(RewindingState):
     """Everything that changes as the referee decides, kept whole by :meth:`WuxingReferee.checkpoint`."""
 
     game: WuxingGame
-    calls: list[Call]
-    questions: dict[int, Question]
-    next_call: int = 1
-    next_question: int = 1
     #: The marks of the last reading judged: the same board is not judged twice.
     seen: str | None = None
-    #: The refusal standing until the board is put back: the call's id.
-    flag: int | None = None
     #: Pawns the game has captured that still stand on the board: square -> mark.
     to_remove: dict[int, str] = dataclasses.field(default_factory=dict)
-    #: Each call's start: the number of actions in the game before it.
-    starts: dict[int, int] = dataclasses.field(default_factory=dict)
-    #: A reading waiting for the players' answers about unsure squares, and the answers so far.
     pending: BoardReading | None = None
-    answers: dict[int, str] = dataclasses.field(default_factory=dict)
-    asked: dict[int, int] = dataclasses.field(default_factory=dict)
-    #: What the referee says about the board now (a message).
-    words: Message | None = None
-    #: The last reading, judged or not.
     last: BoardReading | None = None
 
 
-class WuxingReferee:
+class WuxingReferee(RewindingReferee[WuxingGame, _State]):
     """Referees le théâtre du duel on the printed board (see the module's docstring)."""
 
     def __init__(self, game: WuxingGame, config: RefereeConfig) -> None:
-        self.config = config
-        self._s = _State(game, [], {})
-
-    # ---- the protocol's attributes -------------------------------------------------------------
-
-    @property
-    def game(self) -> WuxingGame:
-        return self._s.game
-
-    @property
-    def calls(self) -> list[Call]:
-        return self._s.calls
-
-    @property
-    def questions(self) -> dict[int, Question]:
-        return self._s.questions
-
-    @property
-    def flagged(self) -> Call | None:
-        """The refusal standing until the board is put back, if any."""
-        return next((c for c in self._s.calls if c.call_id == self._s.flag), None)
+        super().__init__(config, _State(game, [], {}))
 
     @property
     def to_remove(self) -> dict[int, str]:
         return dict(self._s.to_remove)
-
-    @property
-    def last_reading(self) -> BoardReading | None:
-        return self._s.last
-
-    def checkpoint(self) -> _State:
-        s = self._s
-        return dataclasses.replace(s, game=s.game.clone(), calls=list(s.calls), questions=dict(s.questions),
-                                   to_remove=dict(s.to_remove), starts=dict(s.starts), answers=dict(s.answers),
-                                   asked=dict(s.asked))
-
-    def restore(self, checkpoint: _State) -> None:
-        self._s = dataclasses.replace(checkpoint)
-        self._s = self.checkpoint()
 
     # ---- watching the board --------------------------------------------------------------------
 
@@ -165,14 +113,9 @@ class WuxingReferee:
             raise RefereeError.said(N_("this game's islands are not the printed board's: start the table game "
                                        "with --mode theatre --islands printed"))
         s = self._s
-        s.last = reading
-        if game.is_over():
+        blocked = i18n.message(N_("something is over the board: the referee waits for a clear view"))
+        if not self._look(reading, blocked):
             return []
-        if reading.occluded:
-            s.words = i18n.message(N_("something is over the board: the referee waits for a clear view"))
-            return []
-        s.questions.clear()
-        s.pending, s.answers, s.asked = None, {}, {}
         expected = marks_of(game)
         doubtful = [sq for sq in reading.unsure if reading.marks[sq] != self._tolerated(expected)[sq]]
         if doubtful and reading.marks != s.seen:
@@ -185,32 +128,21 @@ class WuxingReferee:
         text = i18n.message(N_("What is on {square}?"), square=square_label(sq))
         why = i18n.message(N_("the camera is unsure of {square} (it read {mark})"), square=square_label(sq),
                            mark=i18n.message(MARK_WORDS[reading.marks[sq]]))
-        question = Question(s.next_question, i18n.said(text, i18n.SOURCE_LANGUAGE), tuple(CHOICES),
-                            i18n.said(why, i18n.SOURCE_LANGUAGE), message=text, reason_message=why,
-                            choice_messages=tuple(i18n.message(MARK_WORDS[m]) for m in CHOICES.values()),
-                            data={"square": square_label(sq)})
-        s.next_question += 1
-        s.questions[question.question_id] = question
+        question = self._question(text, why, CHOICES, (i18n.message(MARK_WORDS[m]) for m in CHOICES.values()),
+                                  {"square": square_label(sq)})
         s.asked[question.question_id] = sq
         s.words = i18n.message(N_("the camera is unsure of {squares}: answer on the page"),
                                squares=i18n.listing([square_label(q) for q in sorted(s.asked.values())]))
         return question
 
     def answer(self, question_id: int, choice: str) -> list[Call | Question]:
-        s = self._s
-        question = s.questions.get(question_id)
-        if question is None or s.pending is None:
-            raise RefereeError(f"there is no open question {question_id}")
-        if choice not in question.choices:
-            raise RefereeError(f"{choice!r} is not a choice of question {question_id}: {', '.join(question.choices)}")
-        mark = CHOICES[choice]
-        s.answers[s.asked[question_id]] = mark
-        del s.questions[question_id]
-        if s.questions:
+        """The players' answer about a square; the reading is judged once every square is answered."""
+        self._open_question(question_id, choice)
+        done = self._answered(question_id, CHOICES[choice])
+        if done is None:
             return []
-        reading = s.pending.with_marks({**{sq: s.pending.marks[sq] for sq in s.pending.unsure}, **s.answers})
-        s.pending, s.answers, s.asked = None, {}, {}
-        return self._judge(reading)
+        pending, answers = done
+        return self._judge(pending.with_marks({**{sq: pending.marks[sq] for sq in pending.unsure}, **answers}))
 
     # ---- judging -------------------------------------------------------------------------------
 
@@ -238,11 +170,7 @@ class WuxingReferee:
         s.to_remove = {sq: m for sq, m in s.to_remove.items() if marks[sq] == m and expected[sq] == EMPTY}
         if self._agrees(marks, expected, s.to_remove):
             s.words = None
-            if s.flag is not None:
-                s.flag = None
-                return [self._call("put-back", [], [], reading.confidence, i18n.message(
-                    N_("the board is as the game has it again")), ())]
-            return []
+            return self._put_back(reading.confidence, i18n.message(N_("the board is as the game has it again")))
         seat = game.current_players()[0]
         found = []
         for action in game.legal_actions(seat):
@@ -261,11 +189,9 @@ class WuxingReferee:
             s.words = i18n.message(N_("a pawn is off the board: the referee waits for the move to end"))
             return []
         keys, words = self._alternatives(game, None)
-        call = self._call("refused", [], [], reading.confidence,
-                          i18n.message(N_("{reason}: put the board back as the game has it"), reason=refusal),
-                          keys, alternative_words=words)
-        s.flag = call.call_id
-        return [call]
+        return [self._refuse("refused", reading.confidence,
+                             i18n.message(N_("{reason}: put the board back as the game has it"), reason=refusal),
+                             keys, words)]
 
     def _isolated(self, before: str, after: str, action: Any) -> dict[int, str]:
         """Pawns the engine took by itself in ``action`` (left alone on their island), by square."""
@@ -291,11 +217,8 @@ class WuxingReferee:
         as decisions and in words."""
         seat = game.current_players()[0] if game.current_players() else None
         others = [] if seat is None else [a for a in game.legal_actions(seat) if a != played]
-        others = others[:MAX_ALTERNATIVES - 1]
-        keys = ((TAKE_BACK,) if played is not None else ()) + tuple(slug(a, game) for a in others)
-        words = ((i18n.message(N_("take back: nothing was played")),) if played is not None else ()) + tuple(
-            i18n.message(N_("{action} ({move})"), action=action_words(a) or repr(a), move=slug(a, game)) for a in others)
-        return keys, words
+        return self._offer(played is not None, ((slug(a, game), i18n.message(
+            N_("{action} ({move})"), action=action_words(a) or repr(a), move=slug(a, game))) for a in others))
 
     def _explain(self, marks: str, expected: str, seat: int) -> Message | None:
         """Why the board is refused, as a message; ``None`` when pawns are only missing (a move under way)."""
@@ -345,69 +268,22 @@ class WuxingReferee:
 
     def _error(self, seat: int, action: Any) -> Message:
         """The engine's reason for refusing ``action``, as a message."""
-        try:
-            self.game.check(seat, action)
-        except RuleError as exc:
-            return dict(exc.words) if exc.words is not None else i18n.message(exc.reason)
+        refusal = engine_refusal(self.game, seat, action)
+        if refusal is not None:
+            return refusal
         words = action_words(action)
         return i18n.message(N_("{action} is legal, but the board shows more than that move"),
                             action=words or repr(action))
 
-    # ---- calls ---------------------------------------------------------------------------------
+    # ---- overrules ----------------------------------------------------------------------------
 
-    def _call(self, decision: str, events: list[Event], actions: list[tuple[int, Any]], confidence: float,
-              words: Message | None, alternatives: tuple[str, ...], overrules: int | None = None,
-              start: int | None = None, alternative_words: tuple[Message, ...] = ()) -> Call:
-        s = self._s
-        parts = ([words] if words is not None else []) + [e.message or i18n.message(e.text) for e in events]
-        message = parts[0] if parts else i18n.message(N_("nothing was played"))
-        for part in parts[1:]:
-            message = i18n.message(N_("{first}; {then}"), first=message, then=part)
-        call = Call(s.next_call, decision, i18n.said(message, i18n.SOURCE_LANGUAGE), confidence, tuple(actions),
-                    tuple(events), alternatives, overrules, message=message, alternative_messages=alternative_words)
-        s.next_call += 1
-        s.starts[call.call_id] = len(self.game.history) - len(actions) if start is None else start
-        s.calls.append(call)
-        s.words = words if decision == "refused" else s.words
-        return call
+    def _alternative(self, game: WuxingGame, decision: str) -> tuple[list[Event], list[tuple[int, Any]]]:
+        seat = game.current_players()[0]
+        action = next(a for a in game.legal_actions(seat) if slug(a, game) == decision)
+        return game.apply(seat, action), [(seat, action)]
 
-    def overrule(self, call_id: int, decision: str) -> Call:
-        """Replace call ``call_id`` by one of its alternatives: the game is rewound to just before it,
-        the alternative played (nothing for "take back"), and the later actions replayed while they
-        stay legal."""
-        s = self._s
-        call = next((c for c in s.calls if c.call_id == call_id), None)
-        if call is None:
-            raise RefereeError(f"no call {call_id} to overrule")
-        if decision not in call.alternatives:
-            raise RefereeError(f"call {call_id} can be overruled with: {', '.join(call.alternatives) or 'nothing'}, "
-                               f"not {decision!r}")
-        start = s.starts[call_id]
-        history = list(self.game.history)
-        later = history[start + len(call.actions):]
-        game = WuxingGame(self.game.options, seed=self.game.seed)
-        game.name_seats(self.game.seat_names)
-        for player, action in history[:start]:
-            game.apply_fast(player, action)
-        events: list[Event] = []
-        actions: list[tuple[int, Any]] = []
-        if decision != TAKE_BACK:
-            seat = game.current_players()[0]
-            action = next(a for a in game.legal_actions(seat) if slug(a, game) == decision)
-            events = game.apply(seat, action)
-            actions = [(seat, action)]
-        for player, action in later:
-            try:
-                game.apply(player, action)
-            except RuleError:
-                break
-        s.game = game
-        s.flag = None
-        s.questions.clear()
-        s.pending = None
-        s.to_remove = {}
-        words = i18n.message(N_("call {call} overruled by the referee"), call=call_id)
-        return self._call(decision, events, actions, 1.0, words, (), overrules=call_id, start=start)
+    def _rewound(self) -> None:
+        self._s.to_remove = {}
 
     def player_action(self, player: int, action: Any) -> Call:
         """What the camera cannot see, announced on the page (staying): checked by the engine."""
@@ -418,14 +294,9 @@ class WuxingReferee:
 
     # ---- what the table is told ----------------------------------------------------------------
 
-    def words(self) -> Message:
-        """What the table waits for, as a message."""
+    def _waiting(self) -> Message:
         s = self._s
         game = self.game
-        if game.is_over():
-            return i18n.message(N_("the game is over"))
-        if s.words is not None:
-            return s.words
         if s.to_remove:
             return i18n.message(N_("take the captured pawns off {squares}"),
                                 squares=i18n.listing([square_label(q) for q in sorted(s.to_remove)]))
@@ -437,9 +308,6 @@ class WuxingReferee:
                                 player=player_words(game, seat))
         return i18n.message(N_("{player}: move a pawn"), player=player_words(game, seat))
 
-    def prompt_message(self) -> Message:
-        return self.words()
 
-    def prompt(self) -> str:
-        """What the table waits for, in English (:meth:`prompt_message` says it in any language)."""
-        return i18n.said(self.words(), i18n.SOURCE_LANGUAGE)
+__all__ = ["CHOICES", "MARK_WORDS", "MAX_ALTERNATIVES", "TAKE_BACK", "WuxingReferee", "marks_of", "player_words",
+           "slug"]

@@ -235,9 +235,14 @@ function drawQuestions(state) {
   $("questions").replaceChildren(...(open.length ? open.map((q) => {
     const li = el("li", { "data-question": q.question_id });
     li.append(el("span", {}, say(q.message || q.text)), el("span", { class: "why" }, say(q.reason_message || q.reason)));
+    // One tap answers: each choice is a button, the camera's guess (when it has one) first and marked.
+    const guess = q.data && q.data.guess;
     q.choices.forEach((choice, index) => {
       const words = (q.choice_messages || [])[index];
-      const b = el("button", { "data-choice": choice }, words ? say(words) : choice);
+      const said = words ? say(words) : choice;
+      const attrs = { "data-choice": choice };
+      if (guess && choice === guess) Object.assign(attrs, { class: "guess", title: _("the camera's guess") });
+      const b = el("button", attrs, said);
       b.addEventListener("click", () => post("/api/table/answer", { question_id: q.question_id, choice }));
       li.append(b);
     });
