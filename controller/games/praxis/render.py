@@ -22,11 +22,10 @@ import numpy as np
 from controller.games.praxis import tiles
 from controller.games.praxis.reading import SHIP_COLOURS, MatUniverse
 from controller.vision.geometry import CameraModel
-from controller.vision.mat import MatLayout, dice_colours, draw_mat
+from controller.vision.mat import MatLayout, dice_colours
 from controller.vision.render import CameraSpec, Lighting, camera_model, face_texture, fitting_camera
+from controller.vision.tabletop import TABLE_BGR, HandOver, draw_hands, fill, finish, hand_shadows, mat_texture
 
-TABLE_BGR = (70, 105, 140)
-SKIN = ((120, 150, 205), (95, 125, 180), (70, 95, 140), (150, 175, 220))
 #: Pip colour by body colour: white pips on dark bodies, black on yellow.
 INK = {"red": (240, 240, 240), "blue": (240, 240, 240), "green": (240, 240, 240), "yellow": (30, 30, 30)}
 #: The four faces around a die's top, by top face (opposite faces add to 7).
@@ -57,17 +56,6 @@ class Ship:
 
 
 @dataclasses.dataclass(frozen=True)
-class HandOver:
-    """A hand held ``height_mm`` over (x, y), its arm leaving towards ``arm_deg``."""
-
-    x_mm: float
-    y_mm: float
-    arm_deg: float = 90.0
-    height_mm: float = 60.0
-    skin: tuple[int, int, int] = SKIN[0]
-
-
-@dataclasses.dataclass(frozen=True)
 class TableScene:
     """Everything :func:`render_table` draws; ``white_balance`` multiplies blue, green, red; ``jpeg``
     is the quality the frame is compressed with (0: none)."""
@@ -90,22 +78,6 @@ class RenderedTable:
     scene: TableScene
 
 
-_TEXTURES: dict[tuple[object, ...], np.ndarray] = {}
-
-
-def _texture(layout: MatLayout, scale: float, margin: float) -> np.ndarray:
-    key = (layout.name, layout.source, scale, margin)
-    if key not in _TEXTURES:
-        if len(_TEXTURES) > 4:
-            _TEXTURES.clear()
-        _TEXTURES[key] = draw_mat(layout, scale, margin, TABLE_BGR)
-    return _TEXTURES[key]
-
-
-def _fill(img: np.ndarray, pts: np.ndarray, colour: Sequence[float]) -> None:
-    cv2.fillPoly(img, [np.round(pts * 16).astype(np.int32)], tuple(float(c) for c in colour), cv2.LINE_AA, shift=4)
-
-
 def _paste(img: np.ndarray, tex: np.ndarray, quad: np.ndarray) -> None:
     """Warp ``tex`` onto the quadrilateral ``quad`` (4, 2) of ``img`` (float32), in place."""
     h, w = img.shape[:2]
@@ -121,20 +93,6 @@ def _paste(img: np.ndarray, tex: np.ndarray, quad: np.ndarray) -> None:
     cv2.fillConvexPoly(mask, np.round((quad - (x0, y0)) * 16).astype(np.int32), 1.0, cv2.LINE_AA, shift=4)
     roi = img[y0:y1, x0:x1]
     roi[:] = warped * mask[..., None] + roi * (1 - mask[..., None])
-
-
-def _hand_polygons(hand: HandOver) -> list[np.ndarray]:
-    a = math.radians(hand.arm_deg)
-    d = np.array([math.cos(a), math.sin(a)])
-    n = np.array([-d[1], d[0]])
-    c = np.array([hand.x_mm, hand.y_mm])
-    t = np.linspace(0, 2 * math.pi, 32, endpoint=False)
-    palm = c + np.outer(np.cos(t) * 48, d) + np.outer(np.sin(t) * 40, n)
-    arm = np.array([c + d * 30 + n * 34, c + d * 700 + n * 44, c + d * 700 - n * 44, c + d * 30 - n * 34])
-    fingers = [np.array([c - d * 38 + n * (off + 7), c - d * (38 + length) + n * (off + 6),
-                         c - d * (38 + length) + n * (off - 6), c - d * 38 + n * (off - 7)])
-               for off, length in ((-26, 58), (-9, 68), (9, 66), (26, 54))]
-    return [palm, arm, *fingers]
 
 
 def _cube(ship: Ship) -> list[tuple[np.ndarray, np.ndarray, int, bool]]:
@@ -166,7 +124,7 @@ def render_table(scene: TableScene) -> RenderedTable:
     native = cam.K[0, 0] / scene.camera.height_mm
     scale = float(min(6.0, max(3.0, round(native * 2.0))))
     margin = 200.0
-    tex = _texture(layout, scale, margin).copy()
+    tex = mat_texture(layout, scale, margin).copy()
     for tile in scene.tiles:
         image = tiles.tile_image(tile.kind, scale)
         side = image.shape[0]
@@ -194,11 +152,8 @@ def render_table(scene: TableScene) -> RenderedTable:
             top = _cube(ship)[0][0]
             pts = np.concatenate([top[:, :2] + sweep * ship.edge_mm, top[:, :2]])
             hull = cv2.convexHull(pts.astype(np.float32)).reshape(-1, 2)
-            _fill(shadow, cam.project(np.column_stack([hull, np.zeros(len(hull))])), [1.0])
-        for hand in scene.hands:
-            for poly in _hand_polygons(hand):
-                p = poly + sweep * hand.height_mm
-                _fill(shadow, cam.project(np.column_stack([p, np.zeros(len(p))])), [1.0])
+            fill(shadow, cam.project(np.column_stack([hull, np.zeros(len(hull))])), [1.0])
+        hand_shadows(shadow, cam, scene.hands, sweep)
         k = int(max(3, native * 5)) | 1
         shadow = cv2.GaussianBlur(shadow, (k, k), 0)
         t = lt.shadow_tint
@@ -222,35 +177,10 @@ def render_table(scene: TableScene) -> RenderedTable:
             face *= 0.55 + 0.45 * max(0.0, float(-normal @ light))
         _paste(img, face, quad)
 
-    for hand in scene.hands:
-        for j, poly in enumerate(_hand_polygons(hand)):
-            px = cam.project(np.column_stack([poly, np.full(len(poly), -hand.height_mm)]))
-            _fill(img, px, np.array(hand.skin, np.float32) * (0.93 + 0.04 * (j % 3)))
+    draw_hands(img, cam, scene.hands)
 
-    img *= lt.brightness * np.asarray(scene.white_balance, np.float32)
-    if lt.gradient > 0:
-        g = math.radians(lt.gradient_angle_deg)
-        yy, xx = np.mgrid[0:H, 0:W].astype(np.float32)
-        ramp = (xx / W - 0.5) * math.cos(g) + (yy / H - 0.5) * math.sin(g)
-        img *= (1.0 - lt.gradient * (ramp + 0.5) * 0.6)[..., None]
-    for _ in range(lt.glare):
-        if scene.ships and rng.random() < 0.6:
-            ship = scene.ships[int(rng.integers(len(scene.ships)))]
-            at = cam.project(np.array([[ship.x_mm, ship.y_mm, -ship.edge_mm]]))[0] + rng.normal(0, 3, 2)
-        else:
-            at = np.array([rng.uniform(0.1, 0.9) * W, rng.uniform(0.1, 0.9) * H])
-        radius = native * rng.uniform(1.5, 4.0)
-        yy, xx = np.ogrid[0:H, 0:W]
-        spot = np.exp(-((xx - at[0]) ** 2 + (yy - at[1]) ** 2) / (2 * radius * radius)).astype(np.float32)
-        img += (spot * rng.uniform(50, 110))[..., None]
-    if lt.blur_sigma > 0:
-        img = cv2.GaussianBlur(img, (0, 0), lt.blur_sigma)
-    if lt.noise_sigma > 0:
-        img += rng.normal(0, lt.noise_sigma, img.shape).astype(np.float32)
-    image = np.clip(img, 0, 255).astype(np.uint8)
-    if scene.jpeg:
-        _, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, int(scene.jpeg)])
-        image = cv2.imdecode(data, cv2.IMREAD_COLOR)
+    image = finish(img, cam, native, lt, scene.white_balance, scene.jpeg, rng,
+                   np.array([[s.x_mm, s.y_mm, -s.edge_mm] for s in scene.ships]).reshape(-1, 3), (50, 110))
     return RenderedTable(image, cam, scene)
 
 

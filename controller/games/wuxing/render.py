@@ -14,23 +14,21 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from collections.abc import Sequence
 
 import cv2
 import numpy as np
 
 from controller.games.wuxing.board import BLACK, EMPTY, FLIPPED, WHITE, Board
 from controller.vision.geometry import CameraModel
-from controller.vision.mat import MatLayout, draw_mat
+from controller.vision.mat import MatLayout
 from controller.vision.render import CameraSpec, Lighting, camera_model, fitting_camera
+from controller.vision.tabletop import TABLE_BGR, HandOver, draw_hands, fill, finish, hand_shadows, mat_texture
 
-TABLE_BGR = (70, 105, 140)
 #: Pawn colours seen in shops: white, ivory and cream; black, very dark brown and graphite.
 WHITE_PAWNS = ((236, 238, 240), (214, 232, 240), (200, 222, 232), (228, 228, 222))
 BLACK_PAWNS = ((28, 28, 30), (24, 30, 42), (46, 46, 48), (36, 34, 34))
 #: Cards laid over a turned-over island: white, cream and light grey paper.
 CARD_COLOURS = ((242, 244, 245), (215, 232, 240), (200, 202, 204), (232, 236, 236))
-SKIN = ((120, 150, 205), (95, 125, 180), (70, 95, 140), (150, 175, 220))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -57,17 +55,6 @@ class Card:
 
 
 @dataclasses.dataclass(frozen=True)
-class HandOver:
-    """A hand held ``height_mm`` over (x, y), its arm leaving towards ``arm_deg``."""
-
-    x_mm: float
-    y_mm: float
-    arm_deg: float = 90.0
-    height_mm: float = 60.0
-    skin: tuple[int, int, int] = SKIN[0]
-
-
-@dataclasses.dataclass(frozen=True)
 class BoardScene:
     """Everything :func:`render_board` draws. ``white_balance`` multiplies blue, green, red (a warm
     lamp is below 1 in blue); ``jpeg`` is the quality the frame is compressed with (0: none)."""
@@ -90,39 +77,9 @@ class RenderedBoard:
     scene: BoardScene
 
 
-_TEXTURES: dict[tuple[object, ...], np.ndarray] = {}
-
-
-def _texture(layout: MatLayout, scale: float, margin: float) -> np.ndarray:
-    key = (layout.name, layout.source, scale, margin)
-    if key not in _TEXTURES:
-        if len(_TEXTURES) > 4:
-            _TEXTURES.clear()
-        _TEXTURES[key] = draw_mat(layout, scale, margin, TABLE_BGR)
-    return _TEXTURES[key]
-
-
 def _circle(x: float, y: float, r: float, z: float, n: int = 40) -> np.ndarray:
     t = np.linspace(0, 2 * math.pi, n, endpoint=False)
     return np.column_stack([x + r * np.cos(t), y + r * np.sin(t), np.full(n, z)])
-
-
-def _fill(img: np.ndarray, pts: np.ndarray, colour: Sequence[float]) -> None:
-    cv2.fillPoly(img, [np.round(pts * 16).astype(np.int32)], tuple(float(c) for c in colour), cv2.LINE_AA, shift=4)
-
-
-def _hand_polygons(hand: HandOver) -> list[np.ndarray]:
-    a = math.radians(hand.arm_deg)
-    d = np.array([math.cos(a), math.sin(a)])
-    n = np.array([-d[1], d[0]])
-    c = np.array([hand.x_mm, hand.y_mm])
-    t = np.linspace(0, 2 * math.pi, 32, endpoint=False)
-    palm = c + np.outer(np.cos(t) * 48, d) + np.outer(np.sin(t) * 40, n)
-    arm = np.array([c + d * 30 + n * 34, c + d * 700 + n * 44, c + d * 700 - n * 44, c + d * 30 - n * 34])
-    fingers = [np.array([c - d * 38 + n * (off + 7), c - d * (38 + length) + n * (off + 6),
-                         c - d * (38 + length) + n * (off - 6), c - d * 38 + n * (off - 7)])
-               for off, length in ((-26, 58), (-9, 68), (9, 66), (26, 54))]
-    return [palm, arm, *fingers]
 
 
 def render_board(scene: BoardScene) -> RenderedBoard:
@@ -134,7 +91,7 @@ def render_board(scene: BoardScene) -> RenderedBoard:
     native = cam.K[0, 0] / scene.camera.height_mm
     scale = float(min(4.0, max(2.0, round(native * 1.5))))
     margin = 200.0
-    tex = _texture(layout, scale, margin).copy()
+    tex = mat_texture(layout, scale, margin).copy()
     for card in scene.cards:
         a = math.radians(card.angle_deg)
         u, v = np.array([math.cos(a), math.sin(a)]), np.array([-math.sin(a), math.cos(a)])
@@ -142,7 +99,7 @@ def render_board(scene: BoardScene) -> RenderedBoard:
         corners = np.array([[card.x_mm, card.y_mm] + su * h * u + sv * h * v for su, sv in
                             ((-1, -1), (1, -1), (1, 1), (-1, 1))])
         px = (corners + margin) * scale
-        _fill(tex, px, card.colour)
+        fill(tex, px, card.colour)
         cv2.polylines(tex, [np.round(px * 16).astype(np.int32)], True,
                       tuple(int(c * 0.8) for c in card.colour), 1, cv2.LINE_AA, shift=4)
     T = np.array([[1 / scale, 0, 0.5 / scale - margin], [0, 1 / scale, 0.5 / scale - margin], [0, 0, 1]])
@@ -159,11 +116,8 @@ def render_board(scene: BoardScene) -> RenderedBoard:
             base = _circle(pawn.x_mm, pawn.y_mm, r, 0.0)[:, :2]
             pts = np.concatenate([base, base + sweep * pawn.height_mm])
             hull = cv2.convexHull(pts.astype(np.float32)).reshape(-1, 2)
-            _fill(shadow, cam.project(np.column_stack([hull, np.zeros(len(hull))])), [1.0])
-        for hand in scene.hands:
-            for poly in _hand_polygons(hand):
-                p = poly + sweep * hand.height_mm
-                _fill(shadow, cam.project(np.column_stack([p, np.zeros(len(p))])), [1.0])
+            fill(shadow, cam.project(np.column_stack([hull, np.zeros(len(hull))])), [1.0])
+        hand_shadows(shadow, cam, scene.hands, sweep)
         k = int(max(3, native * 5)) | 1
         shadow = cv2.GaussianBlur(shadow, (k, k), 0)
         t = scene.lighting.shadow_tint
@@ -175,45 +129,19 @@ def render_board(scene: BoardScene) -> RenderedBoard:
         body = np.array(pawn.colour or (WHITE_PAWNS[0] if pawn.seat == 0 else BLACK_PAWNS[0]), np.float32)
         bottom, top = _circle(pawn.x_mm, pawn.y_mm, r, 0.0), _circle(pawn.x_mm, pawn.y_mm, r, -pawn.height_mm)
         side = cv2.convexHull(np.concatenate([cam.project(bottom), cam.project(top)]).astype(np.float32))
-        _fill(img, side.reshape(-1, 2), body * (0.72 if pawn.seat == 0 else 0.9))
-        _fill(img, cam.project(top), body)
+        fill(img, side.reshape(-1, 2), body * (0.72 if pawn.seat == 0 else 0.9))
+        fill(img, cam.project(top), body)
         # The rim of a draughts piece and the face's printed mark (Yang's sun, Yin's moon).
         ring = cam.project(_circle(pawn.x_mm, pawn.y_mm, r * 0.82, -pawn.height_mm))
         cv2.polylines(img, [np.round(ring * 16).astype(np.int32)], True,
                       tuple(float(c) for c in body * (0.86 if pawn.seat == 0 else 1.6)), 1, cv2.LINE_AA, shift=4)
         mark = cam.project(_circle(pawn.x_mm + r * 0.15, pawn.y_mm - r * 0.1, r * 0.22, -pawn.height_mm, 16))
-        _fill(img, mark, body * (0.8 if pawn.seat == 0 else 1.5))
+        fill(img, mark, body * (0.8 if pawn.seat == 0 else 1.5))
 
-    for hand in scene.hands:
-        for j, poly in enumerate(_hand_polygons(hand)):
-            px = cam.project(np.column_stack([poly, np.full(len(poly), -hand.height_mm)]))
-            _fill(img, px, np.array(hand.skin, np.float32) * (0.93 + 0.04 * (j % 3)))
+    draw_hands(img, cam, scene.hands)
 
-    lt = scene.lighting
-    img *= lt.brightness * np.asarray(scene.white_balance, np.float32)
-    if lt.gradient > 0:
-        g = math.radians(lt.gradient_angle_deg)
-        yy, xx = np.mgrid[0:H, 0:W].astype(np.float32)
-        ramp = (xx / W - 0.5) * math.cos(g) + (yy / H - 0.5) * math.sin(g)
-        img *= (1.0 - lt.gradient * (ramp + 0.5) * 0.6)[..., None]
-    for _ in range(lt.glare):
-        if scene.pawns and rng.random() < 0.6:
-            pawn = scene.pawns[int(rng.integers(len(scene.pawns)))]
-            at = cam.project(np.array([[pawn.x_mm, pawn.y_mm, -pawn.height_mm]]))[0] + rng.normal(0, 3, 2)
-        else:
-            at = np.array([rng.uniform(0.1, 0.9) * W, rng.uniform(0.1, 0.9) * H])
-        radius = native * rng.uniform(1.5, 4.0)
-        yy, xx = np.ogrid[0:H, 0:W]
-        spot = np.exp(-((xx - at[0]) ** 2 + (yy - at[1]) ** 2) / (2 * radius * radius)).astype(np.float32)
-        img += (spot * rng.uniform(60, 140))[..., None]
-    if lt.blur_sigma > 0:
-        img = cv2.GaussianBlur(img, (0, 0), lt.blur_sigma)
-    if lt.noise_sigma > 0:
-        img += rng.normal(0, lt.noise_sigma, img.shape).astype(np.float32)
-    image = np.clip(img, 0, 255).astype(np.uint8)
-    if scene.jpeg:
-        ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, int(scene.jpeg)])
-        image = cv2.imdecode(data, cv2.IMREAD_COLOR)
+    image = finish(img, cam, native, scene.lighting, scene.white_balance, scene.jpeg, rng,
+                   np.array([[p.x_mm, p.y_mm, -p.height_mm] for p in scene.pawns]).reshape(-1, 3), (60, 140))
     return RenderedBoard(image, cam, scene)
 
 
