@@ -446,7 +446,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     config.game = spec.name
     config.options = _options(spec, config, args)
     for key, value in spec.mode_options.get(mode, {}).items():
-        config.options.setdefault(key, value)   # what this way of playing implies (Wuxing's camera: le théâtre)
+        config.options.setdefault(key, value)   # what this way of playing implies (a camera game's own variant)
     if args.seed is not None:
         config.seed = args.seed
     if args.tournament is not None or args.table is not None or config.tournament:
@@ -605,7 +605,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
     if args.config is None:
         raise CommandError(_("bitbox serve runs the console as a configuration file sets it up (players, "
                              "controllers, game): give --config FILE, as the systemd unit does (docs/service.md "
-                             "shows one); to play now, `bitbox play pixoid --backend phone --host 0.0.0.0`"))
+                             "shows one); to play now, `bitbox play {game} --backend phone --host 0.0.0.0`").format(
+                             game=next(spec.name for spec in all_games() if spec.plays_on("wheels"))))
     config = _config_for(args)
     _apply_common(config, args)
     run = RunOptions(start="serve", until_over=False, terminal="redraw" if args.terminal else None, token=args.token)

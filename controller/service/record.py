@@ -100,7 +100,7 @@ def players_of(data: Any, count: int) -> tuple[list[str], list[bool]]:
 
 def seat_colours(game: Game[Any]) -> dict[int, str]:
     """Each seat's colour, for a game played on the wheels: the colour of the controller that seat
-    alone uses (a controller that changes hands, as the 3-player Pixoid's spare Bug, gives none)."""
+    alone uses (a controller that changes hands between seats gives none)."""
     from controller.games import UnknownGameError, game as game_spec
 
     try:
@@ -158,7 +158,7 @@ def event_said(event: Event, lang: str | None = None) -> str:
 
 
 def heading(record: Record, lang: str | None = None, seed: bool = True) -> str:
-    """"Pixoid, seed 1: Ada (red), Brice (blue) and Chloé (green)."."""
+    """The record's title line: "GAME, seed 1: Ada (red), Brice (blue) and Chloé (green)."."""
     players = i18n.listing(seat.said(lang) for seat in record.seats)
     if seed:
         return i18n.say(N_("{game}, seed {seed}: {players}."), lang, game=i18n.gettext(record.title, lang),

@@ -15,6 +15,7 @@ VISION_SUBCOMMANDS: tuple[str, ...] = ("controller.vision.evaluate",)
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
+    from controller.games import default_mat
     from controller.vision.mat import available_layouts
 
     layouts = available_layouts()
@@ -42,7 +43,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description=_("Grab a frame, find the dice on the calibrated mat and save the frame with each "
                       "die's footprint, level, face and id drawn; print the TableSnapshot as JSON. Without a "
                       "calibration for the layout, the frame is saved as is with the markers found. Without a "
-                      "camera, --source render:puxes draws a synthetic table."))
+                      "camera, --source render:{layout} draws a synthetic table.").format(layout=default_mat()))
     snap.add_argument("--source", default="picamera2",
                       help=_("picamera2 (default), a device number, a video, a folder of images, an image, "
                              "or render:LAYOUT[:SEED] for a synthetic table"))
