@@ -33,6 +33,7 @@ import cv2
 import numpy as np
 
 from controller.games.memodixe.layouts import FaceLayouts, slug
+from controller.referee.common import RefereeConfig
 from controller.vision.faces import REF_SIZE, SEARCH_SIZE, FaceLibrary
 from controller.vision.mat import MatLayout
 from controller.vision.pipeline import FrameAnalyser
@@ -54,8 +55,8 @@ SURE_SCORE = 0.75
 STACKED_HEIGHT = 1.25
 #: How much worse than the best of all faces the expected die's best face may match and still decide.
 OWN_SLACK = 0.1
-#: The confidence from which a reading is taken as sure (the referee's default min_confidence).
-SURE = 0.8
+#: The confidence from which a reading is taken as sure: the referee's default ``min_confidence``.
+SURE = RefereeConfig().min_confidence
 #: The margin between kinds that makes a reading sure (confidence 1).
 SURE_MARGIN = 0.1
 #: A die whose centre is nearer its place's border than this (mm) is not clearly in that place.
