@@ -31,6 +31,10 @@ if TYPE_CHECKING:
 #: vertical edge seen from above, not a side of the die's squares (see silhouette_angle).
 RADIAL_EDGE_DEG = 6.0
 
+#: A height measured to better than this many die edges (its uncertainty) decides a die's level; less
+#: surely measured (near the camera's nadir, where a die's sides hardly show), what stood there before does.
+MEASURED_HEIGHT_SIGMA = 0.3
+
 #: Unit steps in eight directions, whose sweep grows a convex outline by (nearly) a given distance.
 _OCTAGON = (np.array([[math.cos(k * math.pi / 4), math.sin(k * math.pi / 4)] for k in range(8)])
             / math.cos(math.pi / 8))
@@ -227,7 +231,7 @@ class DieMeasurer:
         in_temple = any(math.hypot(*(np.array(z.params["center"]) - at)) < z.params.get("radius_mm", 0) + 0.6 * e
                         for z in self.temples)
         hint = next((h for h in self.stack_hints if math.hypot(h[0] - at[0], h[1] - at[1]) < 0.6 * e), None)
-        if sigma_h < 0.3 * e:
+        if sigma_h < MEASURED_HEIGHT_SIGMA * e:
             read: DieFace | None = None
             # A face is asked only while the height allows a single die: a top face that reads
             # otherwise on a die as tall as a stack was misread (a pip washed out by glare, say).
