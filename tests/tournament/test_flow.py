@@ -27,6 +27,8 @@ def test_a_swiss_tournament_is_played_to_its_end_over_the_tables_online(tmp_path
     organisers.append(OrganiserThread(path, address))
     organiser = organisers[0]
     wait_for(lambda: organiser.organiser.tournament.over, 60, "the tournament's end")
+    # The organiser publishes its state for the dashboard just after it records the end.
+    wait_for(lambda: organiser.state().get("tournament", {}).get("over"), 30, "the dashboard's final standings")
 
     with TournamentStore(path) as store:
         boards = store.boards()
