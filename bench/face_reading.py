@@ -17,10 +17,11 @@ the dice the pipeline found; dice not found at all are counted apart. ``--sweep`
 per size of a die in the camera's pixels (the camera's resolution changed, the camera at the same
 height), the table docs/table-camera.md gives.
 
-    python bench/face_reading.py [--tables 6] [--sweep]
+    python bench/face_reading.py [--tables 6] [--sweep] [--advised-only]
 
-The figures count the cameras docs/table-camera.md advises for DiXe faces (a die 38 pixels wide or
-more); 1280 x 720 is measured and printed apart. A hero's face left untaught (one per camera pose and
+The figures count the cameras docs/table-camera.md advises for DiXe characters (the camera's full
+resolution: the table analysed at half of it, the faces cut from the full frame); 1280 x 720, 1920 x
+1080 and 2304 x 1296 are measured and printed apart, with their own totals. A hero's face left untaught (one per camera pose and
 way of teaching) must be left unreadable. The last two lines are ``character_face_accuracy: X`` and
 ``symbol_face_accuracy: Y`` (percent of the faces found), after ``pip_face_accuracy``.
 """
@@ -43,6 +44,7 @@ from calibration.faces import calibrate
 from controller.engines.puxes.collection import default_collection
 from controller.referee.puxes import face_slug
 from controller.vision.faces import FaceLibrary
+from controller.vision.frames import analysis_frame, reduction
 from controller.vision.mat import MatLayout, load_layout
 from controller.vision.pipeline import FrameAnalyser, calibrate_dice
 from controller.vision.profile import TableProfile, calibrate_mat
@@ -63,11 +65,17 @@ HEROES = ("Oni", "Crâne Yorick", "Mr Blaireau", "Arkan Sonney", "Hanuman")
 KINDS = ("characters", "symbols", "pips")
 
 #: The cameras of the figures: (frame size, share of the frame the mat fills), as docs/table-camera.md
-#: advises for DiXe faces: a die at least some 36 pixels wide. 2304 x 1296 is the Pi camera's main
-#: stream (see sources.py); the mat filling 70 % is a camera mounted higher than needed.
-CAMERAS = (((1920, 1080), 0.85), ((2304, 1296), 0.85), ((2304, 1296), 0.70))
-#: Measured and printed too, but below that advice and left out of the figures: a webcam's 1280 x 720.
-BELOW_ADVICE = (((1280, 720), 0.85),)
+#: advises for DiXe characters: the camera's full resolution, 4608 x 2592 (the Pi Camera Module 3's,
+#: ``picamera2:0:4608x2592``) or a 4K webcam's 3840 x 2160; the table is analysed at half that size and
+#: the faces cut from the full frame (controller/vision/frames.py). The mat filling 70 % is a camera
+#: mounted higher than needed.
+CAMERAS = (((4608, 2592), 0.85), ((4608, 2592), 0.70), ((3840, 2160), 0.85))
+#: Measured and printed too, but below that advice and left out of the figures: a webcam's 1280 x 720,
+#: 1920 x 1080, and the Pi camera's default 2304 x 1296 stream.
+BELOW_ADVICE = (((1280, 720), 0.85), ((1920, 1080), 0.85), ((2304, 1296), 0.85), ((2304, 1296), 0.70))
+
+#: Frame widths of the sweep (16:9), up to the 4608 x 2592 of the Pi Camera Module 3's full sensor.
+SWEEP_WIDTHS = (640, 800, 960, 1120, 1280, 1600, 1920, 2304, 3072, 4608)
 
 #: Seeds: teaching (calibration, faces) below EVAL_SEED, the tables read from it up.
 EVAL_SEED = 1000
@@ -117,8 +125,8 @@ def camera_for(layout: MatLayout, size: tuple[int, int], fill: float, tilt: floa
 
 def calibrated(layout: MatLayout, camera: CameraSpec, seed: int) -> TableProfile:
     """The mat and the dice calibrated as a player does, under the calibration's light."""
-    profile = calibrate_mat(render_empty(Scene(layout, camera=camera, lighting=Lighting())), layout)
-    calibrate_dice(layout, profile, render(random_scene(layout, 12, seed=seed, camera=camera)).image)
+    profile = calibrate_mat(analysis_frame(render_empty(Scene(layout, camera=camera, lighting=Lighting()))), layout)
+    calibrate_dice(layout, profile, analysis_frame(render(random_scene(layout, 12, seed=seed, camera=camera)).image))
     return profile
 
 
@@ -135,12 +143,12 @@ def teach(layout: MatLayout, camera: CameraSpec, profile: TableProfile, faces: l
             turn = float(rng.uniform(0, 90))
             dx, dy = rng.uniform(-60, 60, 2)
             if on_mat:
-                return render(Scene(layout, dice=(Die(450 + dx, 300 + dy, face, turn),), camera=camera,
-                                    lighting=Lighting(), seed=seed + i)).image
+                return analysis_frame(render(Scene(layout, dice=(Die(450 + dx, 300 + dy, face, turn),), camera=camera,
+                                                   lighting=Lighting(), seed=seed + i)).image)
             # A sheet larger than the camera's view, its middle under the camera's axis.
-            return render(Scene(None, dice=(Die(1500 + dx / 2, 1000 + dy / 2, face, turn, edge_mm=layout.die.edge_mm),),
-                                camera=camera, lighting=Lighting(), plain_size_mm=(3000, 2000),
-                                plain_bgr=(205, 165, 120), seed=seed + i)).image
+            return analysis_frame(render(Scene(
+                None, dice=(Die(1500 + dx / 2, 1000 + dy / 2, face, turn, edge_mm=layout.die.edge_mm),), camera=camera,
+                lighting=Lighting(), plain_size_mm=(3000, 2000), plain_bgr=(205, 165, 120), seed=seed + i)).image)
         calibrate("dixe", [face], grab, lambda prompt: "", library=library, say=lambda s: None,
                   analyser=analyser)
     return library
@@ -172,8 +180,8 @@ def read_tables(layout: MatLayout, camera: CameraSpec, profile: TableProfile, li
             if untaught is not None and k % 3 == 0:
                 top = untaught
             placed.append(dataclasses.replace(d, top=top))
-        image = render(Scene(layout, dice=tuple(placed), camera=camera, lighting=random_lighting(rng),
-                             seed=seed)).image
+        image = analysis_frame(render(Scene(layout, dice=tuple(placed), camera=camera, lighting=random_lighting(rng),
+                                            seed=seed)).image)
         start = time.perf_counter()
         seen = analyser.analyse(image).dice
         if times is not None:
@@ -246,7 +254,7 @@ def die_px(layout: MatLayout, camera: CameraSpec) -> float:
 def sweep(layout: MatLayout, tables: int) -> None:
     """Accuracy per kind against a die's side in pixels, the camera's resolution changed."""
     print("die side (px) | frame | characters right / wrong / unreadable | symbols | pips")
-    for width in (640, 800, 960, 1120, 1280, 1600, 1920, 2304):
+    for width in SWEEP_WIDTHS:
         size = (width, round(width * 9 / 16))
         px = die_px(layout, camera_for(layout, size, 0.85))
         found = measure(layout, size, 0.85, tables, EVAL_SEED + 5000 + width, poses=1)
@@ -266,37 +274,45 @@ def main(argv: list[str] | None = None) -> int:
                         help="tables read per camera, pose and way of teaching with one hero's face untaught (default 2)")
     parser.add_argument("--sweep", action="store_true", help="also measure accuracy per die size in pixels")
     parser.add_argument("--sweep-tables", type=int, default=4, help="tables per size in the sweep (default 4)")
+    parser.add_argument("--advised-only", action="store_true",
+                        help="measure only the cameras of the figures, not those below the advice")
     args = parser.parse_args(argv)
     layout = load_layout("puxes")
     if args.sweep:
         sweep(layout, args.sweep_tables)
-    total = {kind: Tally() for kind in KINDS + ("untaught",)}
+    totals = {group: {kind: Tally() for kind in KINDS + ("untaught",)} for group in ("below", "figures")}
     times: list[float] = []
-    for size, fill in BELOW_ADVICE + CAMERAS:
+    cameras = CAMERAS if args.advised_only else BELOW_ADVICE + CAMERAS
+    for size, fill in cameras:
         counted = (size, fill) in CAMERAS
         start = time.perf_counter()
         px = die_px(layout, camera_for(layout, size, fill))
         found = measure(layout, size, fill, args.tables, EVAL_SEED + size[0] + round(100 * fill),
                         untaught_tables=args.untaught_tables, times=times if counted else None)
-        print(f"{size[0]} x {size[1]}, mat filling {100 * fill:.0f} % (a die {px:.0f} px wide), "
-              f"{time.perf_counter() - start:.0f} s" + ("" if counted else ", below the advice, not in the figures")
-              + ":")
+        reduced = reduction(*size)
+        print(f"{size[0]} x {size[1]}" + (f" (analysed at {size[0] // reduced} x {size[1] // reduced})" if reduced > 1 else "")
+              + f", mat filling {100 * fill:.0f} % (a die {px:.0f} px wide), {time.perf_counter() - start:.0f} s"
+              + ("" if counted else ", below the advice, not in the figures") + ":")
         for kind in KINDS:
             print("  " + found[kind].line(kind))
-            if counted:
-                total[kind].add(found[kind])
         u = found["untaught"]
         print(f"  a hero's face never taught: unreadable {u.right}/{u.found}, read as another face {u.wrong} "
               f"(as pips {u.as_pips})")
-        if counted:
-            total["untaught"].add(u)
-    print(f"every camera of the figures ({', '.join(f'{s[0]}x{s[1]} at {100 * f:.0f} %' for s, f in CAMERAS)}; "
-          "faces taught on the mat and on a sheet, camera straight and tilted):")
-    for kind in KINDS:
-        print("  " + total[kind].line(kind))
-    u = total["untaught"]
-    print(f"  a hero's face never taught: unreadable {u.right}/{u.found}, read as another face {u.wrong} "
-          f"(as pips {u.as_pips})")
+        for kind, tally in found.items():
+            totals["figures" if counted else "below"][kind].add(tally)
+    groups = [("figures", CAMERAS, "every camera of the figures")]
+    if not args.advised_only:
+        groups.insert(0, ("below", BELOW_ADVICE, "the cameras below the advice, apart"))
+    for group, members, title in groups:
+        total = totals[group]
+        print(f"{title} ({', '.join(f'{s[0]}x{s[1]} at {100 * f:.0f} %' for s, f in members)}; "
+              "faces taught on the mat and on a sheet, camera straight and tilted):")
+        for kind in KINDS:
+            print("  " + total[kind].line(kind))
+        u = total["untaught"]
+        print(f"  a hero's face never taught: unreadable {u.right}/{u.found}, read as another face {u.wrong} "
+              f"(as pips {u.as_pips})")
+    total = totals["figures"]
     print(f"  analysis per frame (16 dice, faces read afresh): median {1000 * float(np.median(times)):.0f} ms")
     print(f"pip_face_accuracy: {100 * total['pips'].right / max(1, total['pips'].found):.2f}")
     print(f"character_face_accuracy: {100 * total['characters'].right / max(1, total['characters'].found):.2f}")

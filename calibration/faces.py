@@ -25,6 +25,7 @@ from controller.games import default_mat
 from controller.i18n import _
 from controller.vision import dice as _dice
 from controller.vision.faces import FaceLibrary, check_name
+from controller.vision.frames import detail_of
 from controller.vision.pipeline import FrameAnalyser
 from controller.vision.profile import CalibrationError
 
@@ -92,6 +93,12 @@ def capture_face(frame: np.ndarray, die_size_px: float | None = None,
         raise CalibrationError(_("the die is {offset} px from the middle of the view: put it in the middle "
                                  "(within {reach} px), where the camera sees its top face alone, not its sides").format(
             offset=f"{off:.0f}", reach=f"{MIDDLE_REACH * min(h, w):.0f}"))
+    detail = detail_of(frame)
+    if detail is not None:
+        # Cut from the camera's full-resolution view, as the table cuts the faces it reads.
+        kx, ky = detail.shape[1] / w, detail.shape[0] / h
+        return _dice.face_crop(detail, ((centre[0] + 0.5) * kx - 0.5, (centre[1] + 0.5) * ky - 0.5),
+                               side * (kx + ky) / 2, angle)
     return _dice.face_crop(frame, centre, side, angle)
 
 

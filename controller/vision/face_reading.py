@@ -1,7 +1,8 @@
 """Reading the dice's top faces and body colours from the camera frame.
 
 Each top face is cut from the camera frame itself where geometry puts it (one resampling, the camera's
-full resolution, the side faces left out: :meth:`FaceReader.crop`) and read as
+full resolution, the side faces left out: :meth:`FaceReader.crop`; from the camera's full-resolution
+view where the frame analysed was reduced from it, see :mod:`controller.vision.frames`) and read as
 :func:`controller.vision.dice.read_face` does (symbol faces, then pips), with the pip reader's median
 taken at the face's own resolution in the frame (see :func:`controller.vision.pips.spot_map`). The
 body colour comes from the crop's margin, which pips and symbols leave bare. The readings of the last
@@ -17,6 +18,7 @@ import cv2
 import numpy as np
 
 from controller.vision.analysis import UNREAD, FoundDie
+from controller.vision.frames import detail_of
 from controller.vision.measuring import footprint
 from controller.vision.pips import CANON
 from controller.vision.profile import TableProfile
@@ -60,9 +62,17 @@ class FaceReader:
     def crop(self, frame: np.ndarray, centre: np.ndarray, height: float, angle: float) -> tuple[np.ndarray, int]:
         """The top face of the die standing at ``centre`` (mm) with its top at ``height``, turned by
         ``angle``, cut from the camera frame itself and warped square from its four projected corners
-        as the readers expect it; and the face's side in the frame's own pixels (its longest edge)."""
+        as the readers expect it; and the face's side in the frame's own pixels (its longest edge).
+        A frame that holds the camera's full-resolution view (:class:`~controller.vision.frames.DetailedFrame`)
+        has the face cut from that view."""
         corners = footprint(np.asarray(centre, np.float64), angle, self.edge)
         px = self.profile.camera.project(np.column_stack([corners, np.full(4, -height)])).astype(np.float32)
+        detail = detail_of(frame)
+        if detail is not None:
+            # The same view with more pixels each way, pixel centres matched.
+            scale = np.array([detail.shape[1] / frame.shape[1], detail.shape[0] / frame.shape[0]], np.float32)
+            px = ((px + 0.5) * scale - 0.5).astype(np.float32)
+            frame = detail
         xs, ys = px[:, 0].tolist(), px[:, 1].tolist()
         side = max(math.hypot(xs[i] - xs[i - 1], ys[i] - ys[i - 1]) for i in range(4))
         # Warp from the face's own neighbourhood of the frame (the same pixels, far less memory to

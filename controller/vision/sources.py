@@ -3,7 +3,8 @@
 Specs:
 
 * ``picamera2`` (or ``pi``, ``picamera2:1`` for the second camera): a Raspberry Pi camera through
-  picamera2, asked for ``BGR888`` frames; a low-resolution stream serves the motion checks and a full
+  picamera2, asked for ``BGR888`` frames of 2304 x 1296 (``picamera2:0:4608x2592`` asks for the
+  Camera Module 3's full resolution); a low-resolution stream serves the motion checks and a full
   frame is taken once the table is still. picamera2 is imported only here, when asked for.
 * ``0``, ``1``...: an OpenCV capture device (a USB webcam), asked for 1280 x 720 frames
   (``0:1920x1080`` asks for another size): left to itself OpenCV opens most webcams at 640 x 480,
@@ -15,7 +16,10 @@ Specs:
 * ``render:LAYOUT[:SEED][:empty]``: a synthetic table of that mat layout (see :mod:`controller.vision.render`);
   its first frame is the empty mat, or every frame with ``:empty``.
 
-Every frame is a BGR ``uint8`` array of 3 channels.
+Every frame is a BGR ``uint8`` array of 3 channels. A frame wider than
+:data:`~controller.vision.frames.ANALYSIS_WIDTH` (2304) comes reduced by a whole factor, the camera's
+full frame riding along for the face reader (:mod:`controller.vision.frames`): the mat is calibrated
+and the table analysed at the reduced size, the dice's faces read at the full one.
 """
 
 from __future__ import annotations
@@ -29,10 +33,14 @@ from typing import Any
 import cv2
 import numpy as np
 
+from controller.vision.frames import analysis_frame
+
 log = logging.getLogger(__name__)
 
 #: The frame size asked of a capture device when the spec names none.
 DEVICE_SIZE = (1280, 720)
+#: The main stream asked of a Pi camera when the spec names none.
+PICAMERA_SIZE = (2304, 1296)
 
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff")
 VIDEO_SUFFIXES = (".mp4", ".avi", ".mkv", ".mov", ".h264", ".webm", ".mjpeg")
@@ -114,7 +122,7 @@ class CaptureSource(FrameSource):
             if self._is_file:
                 raise EndOfSource(f"{self.name}: no more frames")
             raise SourceError(f"{self.name}: the camera stopped sending frames (unplugged?)")
-        return _to_bgr(frame)
+        return analysis_frame(_to_bgr(frame))
 
     def close(self) -> None:
         self.cap.release()
@@ -144,14 +152,14 @@ class FolderSource(FrameSource):
         frame = cv2.imread(str(path), cv2.IMREAD_COLOR)
         if frame is None:
             raise SourceError(f"{path} is not a readable image")
-        return frame
+        return analysis_frame(frame)
 
 
 class Picamera2Source(FrameSource):
     """A Raspberry Pi camera through picamera2 (installed from apt: python3-picamera2; the venv needs
     --system-site-packages). Main stream ``BGR888`` at ``size``, low-resolution stream for previews."""
 
-    def __init__(self, camera: int = 0, size: tuple[int, int] = (2304, 1296),
+    def __init__(self, camera: int = 0, size: tuple[int, int] = PICAMERA_SIZE,
                  preview_size: tuple[int, int] = (320, 180)) -> None:
         self.name = f"picamera2:{camera}"
         try:
@@ -174,7 +182,7 @@ class Picamera2Source(FrameSource):
         self.preview_size = preview_size
 
     def read(self) -> np.ndarray:
-        return _to_bgr(self.cam.capture_array("main"))
+        return analysis_frame(_to_bgr(self.cam.capture_array("main")))
 
     def preview(self) -> np.ndarray:
         yuv = self.cam.capture_array("lores")
@@ -209,20 +217,31 @@ class RenderedSource(FrameSource):
         return frame.copy()
 
 
+def _frame_size(text: str, spec: str, form: str) -> tuple[int, int]:
+    """``WIDTHxHEIGHT`` as a size; SourceError naming ``spec`` and the ``form`` it should take."""
+    width, x, height = text.lower().partition("x")
+    if not (x and width.isdigit() and height.isdigit() and int(width) > 0 and int(height) > 0):
+        raise SourceError(f"{spec!r}: {form}")
+    return int(width), int(height)
+
+
 def open_source(spec: str | int, size: tuple[int, int] | None = None) -> FrameSource:
     """Open a camera source from a spec (see the module's docstring)."""
     text = str(spec).strip()
-    if text in ("picamera2", "pi", "picamera") or text.startswith("picamera2:"):
-        index = int(text.split(":", 1)[1]) if ":" in text else 0
-        return Picamera2Source(index, size or (2304, 1296))
+    name, _, rest = text.partition(":")
+    if name in ("picamera2", "pi", "picamera"):
+        index = 0
+        for part in rest.split(":") if rest else ():
+            if part.isdigit():
+                index = int(part)
+            else:
+                size = _frame_size(part, text, "a Pi camera is picamera2[:INDEX][:WIDTHxHEIGHT], e.g. "
+                                               "picamera2:0:4608x2592")
+        return Picamera2Source(index, size or PICAMERA_SIZE)
     device, _, asked = text.partition(":")
     if device.isdigit():
         if asked:
-            width, x, height = asked.lower().partition("x")
-            if not (x and width.isdigit() and height.isdigit() and int(width) > 0 and int(height) > 0):
-                raise SourceError(f"{text!r}: a capture device with a frame size is DEVICE:WIDTHxHEIGHT, "
-                                  "e.g. 0:1920x1080")
-            size = (int(width), int(height))
+            size = _frame_size(asked, text, "a capture device with a frame size is DEVICE:WIDTHxHEIGHT, e.g. 0:1920x1080")
         return CaptureSource(int(device), size or DEVICE_SIZE)
     if text.startswith("render:"):
         from controller.vision.mat import load_layout
