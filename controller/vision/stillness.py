@@ -2,10 +2,10 @@
 
 A mean taken over the whole frame hides one small die still sliding: seen from 70 cm, a die is a
 thousandth of the view, and its last slow centimetres hardly move the mean. So the detector marks, on a
-160-pixel-wide grey copy of each frame, the pixels that changed by more than the camera's own noise
-(measured on the pair of frames itself: a noisy webcam or a dim room needs no setting), and calls the
-table moving as soon as any small neighbourhood holds a few changed pixels: the largest local change
-decides, not the mean. Further:
+320-pixel-wide grey copy of each frame (the preview itself), the pixels that changed by more than the
+camera's own noise (measured on the pair of frames itself: a noisy webcam or a dim room needs no
+setting), and calls the table moving as soon as any small neighbourhood holds a few changed pixels: the
+largest local change decides, not the mean. Further:
 
 * **Slow motion.** While the table is quiet, each frame is also compared with the frame the quiet
   began from (renewed every ``renew_s`` once still), so a die creeping by less than a noise step per
@@ -55,32 +55,35 @@ class StillnessDetector:
     hold_frames: int = 4
     #: ... and quiet seconds.
     hold_s: float = 0.0
-    #: Width of the grey copy the frames are compared on (a die is some 4 pixels across there).
-    width: int = 160
+    #: Width of the grey copy the frames are compared on: the preview's own 320 pixels (a die is some 8
+    #: pixels across there). Half that hid a die sliding slowly while the camera trembled: its change
+    #: stayed below what undoing the tremble's shift leaves on the mat's printed edges.
+    width: int = 320
     #: A pixel changed when its change is above ``noise_k`` times the noise and ``min_level`` grey levels.
     noise_k: float = 5.0
     min_level: float = 4.0
-    #: The floor against the frame the quiet began from, lower: a creeping die's change adds up there
-    #: while the noise does not, so the noise, not a fixed floor, decides.
-    creep_level: float = 2.0
+    #: The floor against the frame the quiet began from: a creeping die's change adds up there while
+    #: the noise does not. As high as ``min_level``: a mains light's flicker, taken out by the row
+    #: gains but for a grey level or two, must not pass it.
+    creep_level: float = 4.0
     #: The most noise a camera is taken to have on the small copy (grey levels).
     max_noise: float = 3.0
     #: A region (a square of ``region_px``) moved when it holds at least ``region_pixels`` changed pixels.
-    region_px: int = 5
-    region_pixels: int = 3
+    region_px: int = 7
+    region_pixels: int = 5
     #: Shifts of the whole view (small-frame pixels) up to ``jitter_px`` are always allowed for (a
     #: camera is never perfectly steady), up to ``shake_px`` are a slight shake, allowed for by the
     #: shift measured; beyond, the camera shakes: nothing is still, and a region moved only where the
     #: shift leaves over ``residual_level`` grey levels of its change in some ``cell_px`` cell (see
     #: :meth:`shake_residual`).
-    jitter_px: float = 0.05
-    shake_px: float = 0.25
+    jitter_px: float = 0.1
+    shake_px: float = 0.5
     #: The share of a slight shift still allowed for once the view is moved back by it.
     compensated: float = 0.6
     residual_level: float = 1.0
     cell_px: int = 10
     #: Shift from the reference, once still, that counts as the camera moved.
-    drift_px: float = 0.6
+    drift_px: float = 1.2
     #: While still, the frame changes are measured against is renewed this often (slow light changes).
     renew_s: float = 2.0
 
