@@ -8,7 +8,6 @@ service's input with simulated controllers.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import json
 import os
 import select
@@ -16,7 +15,6 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Iterator
 from typing import Any, TextIO
 
 from controller.cli import CommandError
@@ -24,6 +22,7 @@ from controller.dials.backend import ControllerBackend, ControllerError
 from controller.dials.factory import BACKENDS, ENV_VAR, open_backend
 from controller.dials.state import ControllerEvent
 from controller.i18n import N_, _
+from controller.signals import on_signals
 
 #: The wheels as ``bitbox dials ladders`` names them.
 WHEEL_WORDS = {"direction": N_("direction"), "number": N_("number"), "symbol": N_("symbol")}
@@ -147,38 +146,20 @@ def _print_event(event: ControllerEvent, args: argparse.Namespace, start: float,
     out.flush()
 
 
-@contextlib.contextmanager
-def _ctrl_c_stops() -> Iterator[list[bool]]:
-    """A flag Ctrl-C (SIGINT) raises, for a loop to check, instead of a KeyboardInterrupt thrown into
-    whatever runs then: thrown into a queue's or a backend's lock, it could leave the lock held, and
-    closing the backend would then wait on it for ever. Off the main thread, Ctrl-C is left as it is."""
-    stopped = [False]
-    if threading.current_thread() is not threading.main_thread():
-        yield stopped
-        return
-
-    def stop(signum: int, frame: Any) -> None:
-        stopped[0] = True
-
-    previous = signal.signal(signal.SIGINT, stop)
-    try:
-        yield stopped
-    finally:
-        signal.signal(signal.SIGINT, previous)
-
-
 def _watch(backend: ControllerBackend, args: argparse.Namespace, out: TextIO) -> int:
     start = backend.clock()
     deadline = None if args.duration is None else time.monotonic() + args.duration
-    with _ctrl_c_stops() as stopped:
+    stopped = threading.Event()
+    # Ctrl-C asks the loop to end, rather than throw a KeyboardInterrupt into a lock the backend holds.
+    with on_signals(stopped.set, signal.SIGINT):
         if not args.json:
             out.write(_("watching controllers with the {backend} backend; Ctrl-C stops").format(backend=backend.NAME)
                       + "\n")
             out.flush()
-        while not stopped[0] and (deadline is None or time.monotonic() < deadline):
+        while not stopped.is_set() and (deadline is None or time.monotonic() < deadline):
             wait = 0.2 if deadline is None else max(0.0, min(0.2, deadline - time.monotonic()))
             event = backend.get_event(wait)
-            while event is not None and not stopped[0]:
+            while event is not None and not stopped.is_set():
                 _print_event(event, args, start, out)
                 event = backend.get_event(0)
     return 0
@@ -204,8 +185,9 @@ def _watch_keyboard(backend: ControllerBackend, args: argparse.Namespace, out: T
               + _("controller {controller} selected").format(controller=driver.selected) + "\r\n")
     try:
         tty.setcbreak(fd)
-        with _ctrl_c_stops() as stopped:
-            while not stopped[0] and (deadline is None or time.monotonic() < deadline):
+        stopped = threading.Event()
+        with on_signals(stopped.set, signal.SIGINT):
+            while not stopped.is_set() and (deadline is None or time.monotonic() < deadline):
                 ready, _writable, _failed = select.select([fd], [], [], 0.05)
                 if ready:
                     key = os.read(fd, 1).decode(errors="replace")

@@ -13,7 +13,6 @@ import dataclasses
 import os
 import signal
 import sys
-import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -31,7 +30,7 @@ from controller.service.session import Session, SessionError
 from controller.service.store import GameStore, StoredGame, StoreError
 from controller.service.terminal import TerminalView
 from controller.service.watchdog import Watchdog
-
+from controller.signals import on_signals
 
 #: Seconds the service waits at start-up for every controller to be read once.
 CONNECT_WAIT = 1.5
@@ -103,21 +102,8 @@ def _backend(config: ServiceConfig) -> ControllerBackend:
 @contextlib.contextmanager
 def _signals(session: GameLoop) -> Iterator[None]:
     """SIGTERM (systemd stop) and SIGINT (Ctrl-C) end the loop cleanly."""
-    if threading.current_thread() is not threading.main_thread():
+    with on_signals(session.stop, signal.SIGTERM, signal.SIGINT):
         yield
-        return
-    previous = {sig: signal.getsignal(sig) for sig in (signal.SIGTERM, signal.SIGINT)}
-
-    def stop(signum: int, frame: Any) -> None:
-        session.stop()
-
-    for sig in previous:
-        signal.signal(sig, stop)
-    try:
-        yield
-    finally:
-        for sig, handler in previous.items():
-            signal.signal(sig, handler)
 
 
 def matching_unfinished(store: GameStore, game: str, options: dict[str, Any], seed: int | None) -> StoredGame | None:
