@@ -25,7 +25,7 @@ from controller.games import default_mat
 from controller.i18n import _
 from controller.vision import dice as _dice
 from controller.vision.faces import FaceLibrary, check_name
-from controller.vision.frames import detail_of
+from controller.vision.frames import detail_of, detail_scale, in_detail
 from controller.vision.pipeline import FrameAnalyser
 from controller.vision.profile import CalibrationError
 
@@ -96,9 +96,8 @@ def capture_face(frame: np.ndarray, die_size_px: float | None = None,
     detail = detail_of(frame)
     if detail is not None:
         # Cut from the camera's full-resolution view, as the table cuts the faces it reads.
-        kx, ky = detail.shape[1] / w, detail.shape[0] / h
-        return _dice.face_crop(detail, ((centre[0] + 0.5) * kx - 0.5, (centre[1] + 0.5) * ky - 0.5),
-                               side * (kx + ky) / 2, angle)
+        x, y = in_detail(frame, detail, centre)
+        return _dice.face_crop(detail, (float(x), float(y)), side * float(detail_scale(frame, detail).mean()), angle)
     return _dice.face_crop(frame, centre, side, angle)
 
 

@@ -18,7 +18,7 @@ import cv2
 import numpy as np
 
 from controller.vision.analysis import UNREAD, FoundDie
-from controller.vision.frames import detail_of
+from controller.vision.frames import detail_of, in_detail
 from controller.vision.measuring import footprint
 from controller.vision.pips import CANON
 from controller.vision.profile import TableProfile
@@ -69,9 +69,7 @@ class FaceReader:
         px = self.profile.camera.project(np.column_stack([corners, np.full(4, -height)])).astype(np.float32)
         detail = detail_of(frame)
         if detail is not None:
-            # The same view with more pixels each way, pixel centres matched.
-            scale = np.array([detail.shape[1] / frame.shape[1], detail.shape[0] / frame.shape[0]], np.float32)
-            px = ((px + 0.5) * scale - 0.5).astype(np.float32)
+            px = in_detail(frame, detail, px).astype(np.float32)
             frame = detail
         xs, ys = px[:, 0].tolist(), px[:, 1].tolist()
         side = max(math.hypot(xs[i] - xs[i - 1], ys[i] - ys[i - 1]) for i in range(4))

@@ -56,3 +56,14 @@ def analysis_frame(frame: np.ndarray, limit: int = ANALYSIS_WIDTH) -> np.ndarray
 def detail_of(frame: np.ndarray) -> np.ndarray | None:
     """The full-resolution view a frame holds (see :class:`DetailedFrame`), or ``None``."""
     return getattr(frame, "detail", None)
+
+
+def detail_scale(frame: np.ndarray, detail: np.ndarray) -> np.ndarray:
+    """How many of ``detail``'s pixels make one of ``frame``'s, across and down (the same view)."""
+    return np.array([detail.shape[1] / frame.shape[1], detail.shape[0] / frame.shape[0]])
+
+
+def in_detail(frame: np.ndarray, detail: np.ndarray, points: np.ndarray) -> np.ndarray:
+    """Pixel coordinates of ``frame`` (``(x, y)`` rows) where they fall in ``detail``, the same view
+    with more pixels: the reduction averages whole blocks, so pixel centres are matched."""
+    return (np.asarray(points, np.float64) + 0.5) * detail_scale(frame, detail) - 0.5
