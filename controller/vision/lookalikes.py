@@ -13,6 +13,7 @@ the same head, leaves a patch its nearest reference does not explain).
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 
 import cv2
@@ -89,6 +90,17 @@ def align(crop: np.ndarray, reference: np.ndarray, quarter: int) -> np.ndarray:
                           borderMode=cv2.BORDER_REPLICATE)
 
 
+@functools.lru_cache(maxsize=1)
+def _inner() -> np.ndarray:
+    """The face less its rim (:data:`RIM`), as weights: 1 inside, 0 on the rim. Read only."""
+    n = DETAIL_SIZE
+    inner = np.zeros((n, n), np.float32)
+    rim = round(RIM * n)
+    inner[rim:n - rim, rim:n - rim] = 1.0
+    inner.flags.writeable = False
+    return inner
+
+
 def _standard(picture: np.ndarray, weight: np.ndarray) -> np.ndarray:
     """``picture`` less its weighted mean, over its weighted spread: light and contrast left out."""
     total = float(weight.sum())
@@ -123,10 +135,7 @@ def compare(crop: np.ndarray, candidates: list[tuple[np.ndarray, int]]) -> Verdi
     """How each candidate reference (a :func:`detail_picture` and the quarter turn the first look found
     for it) explains ``crop`` (a :func:`detail_picture`) against the others. The residue is measured
     for the candidate with the best margin alone (the others' is infinite)."""
-    n = DETAIL_SIZE
-    inner = np.zeros((n, n), np.float32)
-    rim = round(RIM * n)
-    inner[rim:n - rim, rim:n - rim] = 1.0
+    inner = _inner()
     seen = _standard(crop, inner)
     refs = [_standard(align(crop, ref, quarter), inner) for ref, quarter in candidates]
     shared = np.stack(refs).max(axis=0) < -SHARED_INK           # dark in every candidate
@@ -153,9 +162,6 @@ def compare(crop: np.ndarray, candidates: list[tuple[np.ndarray, int]]) -> Verdi
 def unexplained(crop: np.ndarray, reference: np.ndarray, quarter: int) -> float:
     """The largest patch of ``crop`` that ``reference`` (both :func:`detail_picture`, the reference at
     ``quarter`` quarter turns) leaves unexplained once aligned on it, anywhere on the face."""
-    n = DETAIL_SIZE
-    inner = np.zeros((n, n), np.float32)
-    rim = round(RIM * n)
-    inner[rim:n - rim, rim:n - rim] = 1.0
+    inner = _inner()
     seen = _standard(crop, inner)
     return _unexplained(seen, _shifts(_standard(align(crop, reference, quarter), inner)), inner)

@@ -91,7 +91,7 @@ class FrameAnalyser:
         self.background_model = BackgroundModel(profile.background, self.rectifier.visible, self.edge * self.s,
                                                 self.measurer.die_px(), diff_threshold, profile.shadow_tint)
         self.region_finder = RegionFinder(self.rectifier, self.background_model)
-        self.silhouettes = SilhouetteFinder(self.measurer, self.background_model, self.rectifier, finder, faces)
+        self.silhouettes = SilhouetteFinder(self.measurer, self.background_model, self.rectifier, finder)
         self.tint_learner = TintLearner(self.background_model, self.measurer)
         self.mask = self.background_model.mask
         self.temples = self.measurer.temples
@@ -118,13 +118,13 @@ class FrameAnalyser:
 
     @property
     def faces(self) -> FaceLibrary | None:
-        """The face library symbol faces are read with; set, it serves the reader and the finder alike."""
+        """The face library symbol faces are read with, by the reader and the finder alike (the finder
+        takes the reader's)."""
         return self.measurer.reader.faces
 
     @faces.setter
     def faces(self, faces: FaceLibrary | None) -> None:
         self.measurer.reader.faces = faces
-        self.silhouettes.faces = faces
 
     @property
     def reader(self) -> FaceReader:

@@ -211,9 +211,10 @@ class RegionFinder:
         fg = seen.analysis.foreground.copy()
         # Where the view moved since, the empty mat until a region there says otherwise.
         S = SPARSE_STRIDE
-        x, y, bw, bh = cv2.boundingRect(cv2.dilate(moved, self._grow_kernel))
+        grown = cv2.dilate(moved, self._grow_kernel)
+        x, y, bw, bh = cv2.boundingRect(grown)
         box = (slice(y * S, (y + bh) * S), slice(x * S, (x + bw) * S))
-        gone = cv2.resize(cv2.dilate(moved, self._grow_kernel)[y:y + bh, x:x + bw], (bw * S, bh * S),
+        gone = cv2.resize(grown[y:y + bh, x:x + bw], (bw * S, bh * S),
                           interpolation=cv2.INTER_NEAREST)[:rect[box].shape[0], :rect[box].shape[1]] > 0
         rect[box][gone] = empty[box][gone]
         fg[box][gone] = 0

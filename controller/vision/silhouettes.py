@@ -13,7 +13,7 @@ from __future__ import annotations
 import dataclasses
 import math
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import cv2
 import numpy as np
@@ -24,9 +24,6 @@ from controller.vision.geometry import Rectifier
 from controller.vision.measuring import DieMeasurer
 from controller.vision.regions import Parts
 from controller.vision.snapshot import Occlusion
-
-if TYPE_CHECKING:
-    from controller.vision.faces import FaceLibrary
 
 #: The dice finder: ``finder(crop, die_size_px=, background_bgr=, mask=, faces=)`` -> detections.
 Finder = Callable[..., list]
@@ -46,15 +43,14 @@ class SilhouetteFinder:
     """Turns the outlines of a view into dice (measured by ``measurer``, not read yet) and occlusions.
 
     ``finder`` finds dice huddled in one region, in the view that ``rectifier`` makes, against the
-    empty mat of ``background``; ``faces`` is the face library it may use."""
+    empty mat of ``background``, with the face library of ``measurer``'s face reader."""
 
     def __init__(self, measurer: DieMeasurer, background: BackgroundModel, rectifier: Rectifier,
-                 finder: Finder | None = None, faces: FaceLibrary | None = None) -> None:
+                 finder: Finder | None = None) -> None:
         self.measurer = measurer
         self.background = background
         self.rectifier = rectifier
         self.finder = finder or default_finder()
-        self.faces = faces
         self.edge = measurer.edge
         self.s = measurer.s
         #: The dice finder's detections (in view pixels) since the last :meth:`find`.
@@ -158,7 +154,7 @@ class SilhouetteFinder:
         self.rectifier.rectify_into(frame, rect, (x0, y0, x1, y1))
         dets = self.finder(rect[y0:y1, x0:x1], die_size_px=self.measurer.die_px(1),
                            background_bgr=self.background.image[y0:y1, x0:x1], mask=self.background.mask[y0:y1, x0:x1],
-                           faces=self.faces)
+                           faces=self.measurer.reader.faces)
         out = [dataclasses.replace(d, center=(d.center[0] + x0, d.center[1] + y0),
                                    corners=tuple((cx + x0, cy + y0) for cx, cy in d.corners)) for d in dets]
         self.detections.extend(out)

@@ -16,10 +16,8 @@ import numpy as np
 
 from controller.vision.geometry import CameraModel
 from controller.vision.mat import MatLayout, draw_mat
-from controller.vision.render import Lighting
+from controller.vision.render import TABLE_BGR, Lighting
 
-#: The table around the mat (BGR).
-TABLE_BGR = (70, 105, 140)
 #: Skin tones of the hands over the mat (BGR).
 SKIN = ((120, 150, 205), (95, 125, 180), (70, 95, 140), (150, 175, 220))
 
