@@ -706,9 +706,7 @@ class PuxesReferee:
         the camera lost that oracle on its way (nothing else brings a die onto the table during a shot),
         so the new die is tied to it. A die fallen from a temple is not taken for one."""
         missing = [o for o in displaced if self._find(snap, self.camera_id(o)) is None]
-        fallen = [p for s in snap.stacks if s.toppled for p in s.scattered_to]
-        strangers = [d for d in self._strangers(snap) if d.die_id in snap.moved and not any(
-            math.hypot(d.x_mm - px, d.y_mm - py) <= self.game.options.die_mm for px, py in fallen)]
+        strangers = [d for d in self._strangers(snap) if d.die_id in snap.moved and not self._fell_from_temple(snap, d)]
         if len(missing) == 1 and len(strangers) == 1:
             self._bind(strangers[0].die_id, missing[0], snap)
 
@@ -769,7 +767,6 @@ class PuxesReferee:
         it has never tied to one, and dice tied to a temple die that lie apart while that temple
         stands (the camera swapped them with a die of the temple), unless they lie where a toppled
         temple's dice fell (see :meth:`_follow_lost` for the dice it never tied)."""
-        fallen = [p for s in snap.stacks if s.toppled for p in s.scattered_to]
         out = []
         for d in snap.dice:
             if d.level != 1 or d.stack_id is not None or not d.on_mat:
@@ -777,11 +774,15 @@ class PuxesReferee:
             eng = self.binding.get(d.die_id)
             if eng is not None:
                 temple = next((t for t in self.game.temples if eng in t.dice), None)
-                if temple is None or temple.status != "standing" or any(
-                        math.hypot(d.x_mm - px, d.y_mm - py) <= self.game.options.die_mm for px, py in fallen):
+                if temple is None or temple.status != "standing" or self._fell_from_temple(snap, d):
                     continue
             out.append(d)
         return sorted(out, key=lambda d: d.die_id)
+
+    def _fell_from_temple(self, snap: TableSnapshot, d: DieObservation) -> bool:
+        """Whether ``d`` lies where a temple toppled in ``snap`` scattered its dice (within a die)."""
+        return any(math.hypot(d.x_mm - px, d.y_mm - py) <= self.game.options.die_mm
+                   for s in snap.stacks if s.toppled for px, py in s.scattered_to)
 
     def _bind(self, cam: int, engine: int, snap: TableSnapshot | None = None) -> None:
         """Tie camera die ``cam`` to engine die ``engine``, forgetting any other camera die tied to it.

@@ -130,10 +130,6 @@ class DemoResult:
         counted = self.calls + self.missed
         return self.calls_matched / counted if counted else 1.0
 
-    def asked(self) -> list[Asked]:
-        """Every question asked, in order."""
-        return [a for step in self.steps for a in step.asked]
-
     def summary(self, lang: str | None = None) -> list[str]:
         """The figures as sentences, in ``lang`` (default: the process's)."""
         def say(value: Any) -> str:
